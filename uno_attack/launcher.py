@@ -1,0 +1,281 @@
+"""The one launcher interface every backend implements (simulated, scripted, GPIO, serial).
+
+A press asks the ejection policy how many cards to fire, has the ejector push them
+out, and reports what really came out and how it ended. The policy (how many) and the
+ejector (making them come out) are separate objects: the same seeded policy serves the
+simulator and real hardware, and hardware only ejects what it is told and counts what
+really left.
+
+Backends are found by name through the ``uno_attack.launchers`` entry-point group, so
+this package never imports a hardware library; see :func:`open_launcher`.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from importlib.metadata import entry_points
+from types import TracebackType
+from typing import Protocol, Self
+
+from sim_launcher.policies import BurstPolicy, PolicyError, make_policy
+
+from uno_attack.errors import LauncherError
+
+ENTRY_POINT_GROUP = "uno_attack.launchers"
+DEFAULT_SPEC = "sim"
+DEFAULT_POLICY = "attack"
+
+
+class EjectStatus(Enum):
+    """How an eject ended (the ``status`` of a ULP/1 ``DONE``, plus ``unknown``)."""
+
+    OK = "ok"            # every card asked for came out
+    JAM = "jam"          # the motor ran jam_ms with no card passing
+    EMPTY = "empty"      # a hopper sensor says there are no cards
+    TIMEOUT = "timeout"  # max_ms ran out
+    STOPPED = "stopped"  # stopped on request
+    UNKNOWN = "unknown"  # the device restarted or vanished mid-eject: the count is not known
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class EjectResult:
+    """What an ejector did: the cards its sensor counted and how it ended."""
+
+    count: int
+    status: EjectStatus = EjectStatus.OK
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class PressResult:
+    """One press of the launcher, as a front end or the table loop sees it.
+
+    ``fired`` is what really came out (for ``UNKNOWN``, what was counted before contact
+    was lost: the true number must be asked of a person, never guessed). ``asked`` is
+    what the policy wanted. ``tension`` is the number of empty presses in a row after
+    this press, which a screen, LED or buzzer builds up as the toy does.
+    """
+
+    fired: int
+    asked: int
+    status: EjectStatus = EjectStatus.OK
+    tension: int = 0
+    detail: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """True when the launcher did exactly what was asked."""
+        return self.status is EjectStatus.OK and self.fired == self.asked
+
+    @property
+    def known(self) -> bool:
+        return self.status is not EjectStatus.UNKNOWN
+
+
+class LauncherNotResponding(LauncherError):
+    """The launcher hardware stopped answering (unplugged, powered off, crashed)."""
+
+
+class Ejector(Protocol):
+    """Something that pushes cards out and counts them: ideal, GPIO motor, serial board."""
+
+    def eject(self, count: int, *, available: int | None = None) -> EjectResult:
+        """Push out ``count`` cards and report what the sensor counted.
+
+        ``available`` is how many cards the game believes are inside; a simulated
+        ejector fires no more than that, real hardware ignores it.
+        """
+        ...
+
+    def close(self) -> None: ...
+
+
+ButtonHandler = Callable[[], None]
+
+
+class Launcher(ABC):
+    """The launcher as the game sees it: press, tension, button events, close.
+
+    Like a gpiozero device: ``close()`` is idempotent, ``closed`` tells, and a launcher
+    is a context manager. ``when_button_pressed`` is called (from any thread) when the
+    hardware's big button is pushed; ``wait_for_button`` is its blocking twin.
+    """
+
+    def __init__(self) -> None:
+        self._closed = False
+        self._button_event = threading.Event()
+        self._button_presses = 0
+        self.when_button_pressed: ButtonHandler | None = None
+
+    # -- what a backend implements ------------------------------------------------
+    @abstractmethod
+    def press(self, *, available: int | None = None) -> PressResult:
+        """Press once: fire what the policy decides and report what came out."""
+
+    @abstractmethod
+    def eject(self, count: int, *, available: int | None = None) -> PressResult:
+        """Fire exactly ``count`` cards, bypassing the policy (a retry after a jam)."""
+
+    @property
+    @abstractmethod
+    def tension(self) -> int:
+        """Empty presses in a row so far."""
+
+    @property
+    def description(self) -> str:
+        """One line for a status bar: the backend and its policy."""
+        return type(self).__name__
+
+    def _close(self) -> None:
+        """Release the backend's devices; called once by :meth:`close`."""
+
+    # -- shared behaviour ---------------------------------------------------------
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise LauncherError(f"{self.description}: launcher is closed")
+
+    def button_pressed(self) -> None:
+        """Record one push of the hardware button (backends call this from their thread)."""
+        self._button_presses += 1
+        self._button_event.set()
+        handler = self.when_button_pressed
+        if handler is not None:
+            handler()
+
+    @property
+    def button_presses(self) -> int:
+        return self._button_presses
+
+    def wait_for_button(self, timeout: float | None = None) -> bool:
+        """Block until the hardware button is pushed; False on timeout."""
+        pressed = self._button_event.wait(timeout)
+        self._button_event.clear()
+        return pressed
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # a forgotten launcher still stops its motor
+        try:
+            self.close()
+        except Exception:  # noqa: S110 - nothing useful can be done during collection
+            pass
+
+
+class PolicyLauncher(Launcher):
+    """A launcher made of a seeded ejection policy and an ejector.
+
+    Every backend is one of these with its own ejector: ideal (simulated), a GPIO motor
+    and break-beam, or a board over serial.
+    """
+
+    def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str) -> None:
+        super().__init__()
+        self.policy = policy
+        self.ejector = ejector
+        self.name = name
+        self._lock = threading.Lock()
+
+    @property
+    def description(self) -> str:
+        return f"{self.name} ({self.policy.name} policy)"
+
+    @property
+    def tension(self) -> int:
+        return self.policy.tension
+
+    def press(self, *, available: int | None = None) -> PressResult:
+        self._check_open()
+        with self._lock:
+            asked = self.policy.next_burst()
+            if asked == 0:
+                return PressResult(fired=0, asked=0, tension=self.policy.tension)
+            return self._eject(asked, available)
+
+    def eject(self, count: int, *, available: int | None = None) -> PressResult:
+        self._check_open()
+        if count < 1:
+            raise LauncherError(f"{self.description}: cannot eject {count} cards")
+        with self._lock:
+            return self._eject(count, available)
+
+    def _eject(self, count: int, available: int | None) -> PressResult:
+        result = self.ejector.eject(count, available=available)
+        return PressResult(
+            fired=result.count, asked=count, status=result.status,
+            tension=self.policy.tension, detail=result.detail,
+        )
+
+    def _close(self) -> None:
+        self.ejector.close()
+
+
+@dataclass(frozen=True)
+class LauncherSettings:
+    """What every backend factory is given besides its own argument."""
+
+    seed: int | None = None
+    policy: str = DEFAULT_POLICY
+    config: object | None = None  # a backend-specific extra (pin map path, options…)
+
+    def make_policy(self, name: str | None = None) -> BurstPolicy:
+        from uno_attack.config import user_policy_tables
+
+        try:
+            return make_policy(name or self.policy, seed=self.seed,
+                               user_tables=user_policy_tables())
+        except PolicyError as exc:
+            raise LauncherError(str(exc)) from None
+
+
+LauncherFactory = Callable[[str | None, LauncherSettings], Launcher]
+
+
+def launcher_backends() -> dict[str, str]:
+    """Backend names and the module providing each, from the entry-point group."""
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def open_launcher(
+    spec: str = DEFAULT_SPEC,
+    *,
+    seed: int | None = None,
+    policy: str = DEFAULT_POLICY,
+    config: object | None = None,
+) -> Launcher:
+    """Open the launcher a spec names: ``sim``, ``sim:gentle``, ``fixed:1``, ``gpio``,
+    ``gpio:emulated``, ``serial:/dev/ttyACM0``, ``serial:emulated`` …"""
+    name, sep, arg = spec.partition(":")
+    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not matches:
+        known = ", ".join(sorted(launcher_backends()))
+        raise LauncherError(f"unknown launcher {spec!r} (backends: {known})")
+    try:
+        factory: LauncherFactory = matches[0].load()
+    except ImportError as exc:
+        raise LauncherError(f"launcher {spec!r} is not available here: {exc}") from None
+    return factory(arg if sep else None, LauncherSettings(seed=seed, policy=policy, config=config))

@@ -1,0 +1,1 @@
+"""Launcher backends that need no hardware: the simulated ejector and the scripted one."""

@@ -1,0 +1,30 @@
+"""The simulated randomised launcher: a seeded policy and an ideal ejector.
+
+Backend specs: ``sim`` (the policy given by ``--policy``, ``attack`` by default),
+``sim:NAME`` (a named policy) and ``fixed:N`` (every press fires N).
+"""
+
+from __future__ import annotations
+
+from uno_attack.launcher import EjectResult, EjectStatus, LauncherSettings, PolicyLauncher
+
+
+class IdealEjector:
+    """Cards come out exactly as asked, never more than the game says are inside."""
+
+    def eject(self, count: int, *, available: int | None = None) -> EjectResult:
+        if available is not None and available < count:
+            return EjectResult(max(available, 0), EjectStatus.EMPTY, "the launcher ran out")
+        return EjectResult(count)
+
+    def close(self) -> None:
+        pass
+
+
+def from_spec(arg: str | None, settings: LauncherSettings) -> PolicyLauncher:
+    policy = settings.make_policy(arg)
+    return PolicyLauncher(policy, IdealEjector(), name="simulated launcher")
+
+
+def fixed_from_spec(arg: str | None, settings: LauncherSettings) -> PolicyLauncher:
+    return from_spec(f"fixed:{arg if arg is not None else ''}", settings)
