@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from enum import Enum
+from typing import ClassVar
 
 from uno_attack.errors import InvalidCardError
 
@@ -79,7 +80,7 @@ class Card:
 
     __slots__ = ("code", "color", "index", "points", "symbol")
 
-    _by_code: dict[str, Card] = {}
+    _by_code: ClassVar[dict[str, Card]] = {}
 
     code: str
     color: Color | None

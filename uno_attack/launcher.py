@@ -12,6 +12,7 @@ this package never imports a hardware library; see :func:`open_launcher`.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -22,7 +23,6 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from sim_launcher.policies import BurstPolicy, PolicyError, make_policy
-
 from uno_attack.errors import LauncherError
 
 ENTRY_POINT_GROUP = "uno_attack.launchers"
@@ -133,7 +133,7 @@ class Launcher(ABC):
         """One line for a status bar: the backend and its policy."""
         return type(self).__name__
 
-    def _close(self) -> None:
+    def _close(self) -> None:  # noqa: B027 - a backend without devices has nothing to release
         """Release the backend's devices; called once by :meth:`close`."""
 
     # -- shared behaviour ---------------------------------------------------------
@@ -180,10 +180,8 @@ class Launcher(ABC):
         self.close()
 
     def __del__(self) -> None:  # a forgotten launcher still stops its motor
-        try:
+        with contextlib.suppress(Exception):  # nothing more can be done during collection
             self.close()
-        except Exception:  # noqa: S110 - nothing useful can be done during collection
-            pass
 
 
 class PolicyLauncher(Launcher):

@@ -1,0 +1,367 @@
+"""Game transcripts (TRANSCRIPTS.md): load and check them, build their round, save them.
+
+One format serves as the rule conformance suite, the saved game, the crash journal and
+the bug report. Loading checks everything before anything is played, and every error
+names the file, the key and the value.
+
+Two optional keys extend the format for saved games; a transcript without them is
+exactly the format of TRANSCRIPTS.md:
+
+- ``reloads``: for each time the launcher was reloaded, the cards in the order they were
+  loaded (a shuffled reload); without it a reload keeps the order of discarding.
+- ``meta``: free-form data a front end keeps with a saved game (player names, seed,
+  round number); replay ignores it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from uno_attack.actions import Action
+from uno_attack.cards import CANONICAL_DECK, DECK_COUNTS, Card
+from uno_attack.engine import Round
+from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
+from uno_attack.options import Options
+
+REQUIRED_KEYS = ("name", "players", "dealer", "hands", "starter", "steps")
+OPTIONAL_KEYS = ("options", "launcher", "rest", "fires", "match", "reloads", "meta")
+EXPECT_KEYS = (
+    "turn", "top", "color", "direction", "hands", "hand_sizes", "launcher_size",
+    "discard_size", "owed", "legal", "winner", "round_points", "scores", "match_winner",
+)
+
+
+@dataclass(frozen=True)
+class ActionStep:
+    action: Action
+    text: str
+
+
+@dataclass(frozen=True)
+class RejectStep:
+    action: Action | None  # None: the text is not even a well-formed action
+    text: str
+
+
+@dataclass(frozen=True)
+class ExpectStep:
+    expect: Mapping[str, Any]
+    text: str
+
+
+Step = ActionStep | RejectStep | ExpectStep
+
+
+@dataclass
+class Transcript:
+    """A transcript in memory; :meth:`new_round` builds its round as dealt."""
+
+    name: str
+    players: int
+    dealer: int
+    hands: list[list[Card]]
+    starter: list[Card]
+    launcher: list[Card] = field(default_factory=list)
+    rest: str = "canonical"
+    options: Options = field(default_factory=Options)
+    fires: list[int] = field(default_factory=list)
+    scores: list[int] | None = None
+    steps: list[Step] = field(default_factory=list)
+    reloads: list[list[Card]] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    source: str = "<transcript>"
+
+    # -- building the round ---------------------------------------------------------
+    def launcher_cards(self) -> list[Card]:
+        """The launcher from first to fire to last, before starters are put back."""
+        cards = list(self.launcher)
+        if self.rest == "canonical":
+            left = DECK_COUNTS.copy()
+            left.subtract(self.named_cards())
+            cards += [c for c in _canonical_remainder(left)]
+        return cards
+
+    def named_cards(self) -> Counter[Card]:
+        named: Counter[Card] = Counter()
+        for hand in self.hands:
+            named.update(hand)
+        named.update(self.starter)
+        named.update(self.launcher)
+        return named
+
+    def new_round(self) -> Round:
+        try:
+            return Round.setup(
+                hands=self.hands, dealer=self.dealer, starter=self.starter,
+                launcher=self.launcher_cards(), options=self.options, scores=self.scores,
+            )
+        except ValueError as exc:
+            raise TranscriptError(f"{self.source}: {exc}") from None
+
+    def reload_shuffler(self) -> _RecordedReloads:
+        return _RecordedReloads(self.reloads or [], self.source)
+
+    # -- text -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "players": self.players,
+            "dealer": self.dealer,
+            "options": self.options.to_dict(),
+            "hands": [[c.code for c in hand] for hand in self.hands],
+            "starter": self.starter[0].code if len(self.starter) == 1
+            else [c.code for c in self.starter],
+            "launcher": [c.code for c in self.launcher],
+            "rest": self.rest,
+            "fires": list(self.fires),
+        }
+        if self.scores is not None:
+            data["match"] = {"scores": list(self.scores)}
+        if self.reloads:
+            data["reloads"] = [[c.code for c in cards] for cards in self.reloads]
+        if self.meta:
+            data["meta"] = self.meta
+        data["steps"] = [_step_json(step) for step in self.steps]
+        return data
+
+    def dumps(self) -> str:
+        return dumps(self.to_dict())
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically: a crash mid-write leaves the previous file whole."""
+        write_atomic(Path(path), self.dumps())
+
+
+class _RecordedReloads:
+    """Reorders each reload as the transcript's ``reloads`` recorded it."""
+
+    def __init__(self, orders: list[list[Card]], source: str) -> None:
+        self.orders = orders
+        self.used = 0
+        self.source = source
+
+    def __call__(self, cards: list[Card]) -> None:
+        if self.used >= len(self.orders):
+            return  # no record: the order of discarding, as TRANSCRIPTS.md says
+        order = self.orders[self.used]
+        self.used += 1
+        if Counter(order) != Counter(cards):
+            raise TranscriptError(
+                f"{self.source}: key 'reloads'[{self.used - 1}]: {[c.code for c in order]} "
+                f"is not the discard pile being reloaded {[c.code for c in cards]}")
+        cards[:] = order
+
+
+def _canonical_remainder(left: Counter[Card]) -> Iterator[Card]:
+    for card in CANONICAL_DECK:
+        if left[card] > 0:
+            left[card] -= 1
+            yield card
+
+
+def _step_json(step: Step) -> Any:
+    if isinstance(step, ActionStep):
+        return step.text
+    if isinstance(step, RejectStep):
+        return {"reject": step.text}
+    return {"expect": dict(step.expect)}
+
+
+# ---------------------------------------------------------------------- loading
+class _Checker:
+    """Type checks that name the file and key of every bad value."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, value: object, why: str) -> TranscriptError:
+        return TranscriptError(f"{self.source}: key '{key}': {why} (got {_short(value)})")
+
+    def integer(self, key: str, value: object, lo: int, hi: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise self.fail(key, value, f"expected a whole number {lo}…{hi}")
+        return value
+
+    def card(self, key: str, value: object) -> Card:
+        if not isinstance(value, str):
+            raise self.fail(key, value, "expected a card code such as 'R5'")
+        try:
+            return Card.parse(value)
+        except InvalidCardError:
+            raise self.fail(key, value, "unknown card code") from None
+
+    def cards(self, key: str, value: object) -> list[Card]:
+        if not isinstance(value, list):
+            raise self.fail(key, value, "expected a list of card codes")
+        return [self.card(f"{key}[{i}]", v) for i, v in enumerate(value)]
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def load(path: str | os.PathLike[str]) -> Transcript:
+    """Read and check a transcript file; raise :class:`TranscriptError` naming what is wrong."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TranscriptError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(f"{source}: not valid JSON: {exc}") from None
+    return from_dict(data, source=source)
+
+
+def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
+    check = _Checker(source)
+    if not isinstance(data, dict):
+        raise TranscriptError(f"{source}: a transcript is a JSON object, not {_short(data)}")
+    for key in REQUIRED_KEYS:
+        if key not in data:
+            raise TranscriptError(f"{source}: key '{key}' is missing")
+    for key in data:
+        if key not in REQUIRED_KEYS and key not in OPTIONAL_KEYS:
+            raise check.fail(key, data[key], "unknown key")
+    name = data["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise check.fail("name", name, "expected a one-line description")
+    players = check.integer("players", data["players"], 2, 10)
+    dealer = check.integer("dealer", data["dealer"], 0, players - 1)
+    try:
+        options = Options.from_mapping(data.get("options", {}), where=f"{source}: key 'options'")
+    except OptionError as exc:
+        raise TranscriptError(str(exc)) from None
+    hands_raw = data["hands"]
+    if not isinstance(hands_raw, list) or len(hands_raw) != players:
+        raise check.fail("hands", hands_raw, f"expected a list of {players} hands, one per seat")
+    hands = [check.cards(f"hands[{i}]", h) for i, h in enumerate(hands_raw)]
+    starter_raw = data["starter"]
+    if isinstance(starter_raw, list):
+        if not starter_raw:
+            raise check.fail("starter", starter_raw, "expected a card or a list of cards")
+        starter = check.cards("starter", starter_raw)
+    else:
+        starter = [check.card("starter", starter_raw)]
+    for i, card in enumerate(starter[:-1]):
+        if card.symbol != "T":
+            raise check.fail(f"starter[{i}]", card.code,
+                             "only a Trade Hands may be followed by another starter")
+    if starter[-1].symbol == "T":
+        raise check.fail("starter", starter_raw, "the last starter may not be a Trade Hands: "
+                         "it goes back into the launcher and the next card is turned")
+    launcher = check.cards("launcher", data.get("launcher", []))
+    rest = data.get("rest", "canonical")
+    if rest not in ("canonical", "none"):
+        raise check.fail("rest", rest, "expected \"canonical\" or \"none\"")
+    fires_raw = data.get("fires", [])
+    if not isinstance(fires_raw, list):
+        raise check.fail("fires", fires_raw, "expected a list of counts")
+    fires = [check.integer(f"fires[{i}]", v, 0, 112) for i, v in enumerate(fires_raw)]
+    scores = _scores(check, data.get("match"), players)
+    reloads = None
+    if "reloads" in data:
+        reloads_raw = data["reloads"]
+        if not isinstance(reloads_raw, list):
+            raise check.fail("reloads", reloads_raw, "expected a list of card lists")
+        reloads = [check.cards(f"reloads[{i}]", r) for i, r in enumerate(reloads_raw)]
+    meta = data.get("meta", {})
+    if not isinstance(meta, dict):
+        raise check.fail("meta", meta, "expected an object")
+    transcript = Transcript(
+        name=name, players=players, dealer=dealer, hands=hands, starter=starter,
+        launcher=launcher, rest=rest, options=options, fires=fires, scores=scores,
+        reloads=reloads, meta=meta, source=source,
+    )
+    over = [c.code for c, k in transcript.named_cards().items() if k > DECK_COUNTS[c]]
+    if over:
+        raise TranscriptError(f"{source}: keys 'hands', 'starter', 'launcher': "
+                              f"{', '.join(sorted(over))} named more often than the deck holds")
+    steps_raw = data["steps"]
+    if not isinstance(steps_raw, list):
+        raise check.fail("steps", steps_raw, "expected a list of steps")
+    transcript.steps = [_step(check, i, s, players) for i, s in enumerate(steps_raw)]
+    return transcript
+
+
+def _scores(check: _Checker, match: object, players: int) -> list[int] | None:
+    if match is None:
+        return None
+    if not isinstance(match, dict) or set(match) != {"scores"}:
+        raise check.fail("match", match, 'expected {"scores": [...]}')
+    scores = match["scores"]
+    if not isinstance(scores, list) or len(scores) != players:
+        raise check.fail("match.scores", scores, f"expected {players} totals, one per seat")
+    return [check.integer(f"match.scores[{i}]", v, 0, 10**9) for i, v in enumerate(scores)]
+
+
+def _step(check: _Checker, i: int, raw: object, players: int) -> Step:
+    key = f"steps[{i}]"
+    if isinstance(raw, str):
+        try:
+            return ActionStep(Action.parse(raw), raw)
+        except InvalidActionError as exc:
+            raise check.fail(key, raw, str(exc)) from None
+    if isinstance(raw, dict) and set(raw) == {"reject"}:
+        text = raw["reject"]
+        if not isinstance(text, str):
+            raise check.fail(f"{key}.reject", text, "expected an action string")
+        try:
+            return RejectStep(Action.parse(text), text)
+        except InvalidActionError:
+            return RejectStep(None, text)
+    if isinstance(raw, dict) and set(raw) == {"expect"}:
+        expect = raw["expect"]
+        if not isinstance(expect, dict):
+            raise check.fail(f"{key}.expect", expect, "expected an object of checks")
+        for name in expect:
+            if name not in EXPECT_KEYS:
+                raise check.fail(f"{key}.expect.{name}", expect[name], "unknown expectation")
+        return ExpectStep(expect, json.dumps(raw))
+    raise check.fail(key, raw, 'expected an action string, {"reject": ...} or {"expect": {...}}')
+
+
+# ---------------------------------------------------------------------- writing
+def dumps(data: Mapping[str, Any]) -> str:
+    """JSON with one key per line and one step per line: easy to read and to diff."""
+    lines = ["{"]
+    items = list(data.items())
+    for n, (key, value) in enumerate(items):
+        comma = "," if n < len(items) - 1 else ""
+        if key == "steps" and value:
+            lines.append('  "steps": [')
+            lines += [f"    {json.dumps(s)}{',' if j < len(value) - 1 else ''}"
+                      for j, s in enumerate(value)]
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def steps_of(actions: Sequence[Action]) -> list[Step]:
+    return [ActionStep(a, str(a)) for a in actions]
