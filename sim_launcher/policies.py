@@ -91,7 +91,7 @@ BUILTIN_POLICIES: dict[str, PolicyTable] = {
         "gentle",
         fire=(0.15, 0.15, 0.30, 0.50, 1.00),
         weights=(45, 30, 15, 7, 3),
-        description="fewer and smaller bursts: about 27 % of presses, 1–5 cards (mean 1.9)",
+        description="fewer and smaller bursts: about 30 % of presses, 1–5 cards (mean 1.9)",
     ),
     "brutal": PolicyTable(
         "brutal",

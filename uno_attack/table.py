@@ -1,0 +1,193 @@
+"""The table loop: one round, one launcher, one player or bot per seat.
+
+The table asks whose move it is, gets it from that seat's player, applies it to the
+engine and, when the engine needs a press outcome, asks the launcher. It records every
+action in a transcript (the saved game) and, given a journal path, rewrites that file
+atomically after every action, so a crash loses nothing.
+
+Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
+:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from uno_attack.actions import Action, Verb
+from uno_attack.cards import Card
+from uno_attack.engine import Round
+from uno_attack.errors import IllegalActionError, LauncherError
+from uno_attack.launcher import EjectStatus, Launcher, PressResult
+from uno_attack.scoring import RoundResult
+from uno_attack.transcript import ActionStep, Transcript
+
+
+class UnknownPressOutcome(LauncherError):
+    """The launcher could not tell how many cards came out; a person must say."""
+
+    def __init__(self, result: PressResult) -> None:
+        super().__init__(f"the launcher lost count after {result.fired} card(s) "
+                         f"({result.detail or result.status}); how many came out?")
+        self.result = result
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """One action as it happened: for the log, the screen and the statistics."""
+
+    action: Action
+    press: PressResult | None = None
+    fired: tuple[Card, ...] = ()
+    reloaded: int = 0
+    names: tuple[str, ...] = field(default=(), repr=False)
+
+    def describe(self) -> str:
+        """One line for a game log: who did what, what fired, who was caught."""
+        a = self.action
+        who = self.names[a.seat] if a.seat < len(self.names) else f"seat {a.seat}"
+        if a.verb is Verb.PLAY:
+            assert a.card is not None
+            text = f"{who} played {a.card.name}"
+            if a.color is not None:
+                text += f", naming {a.color}"
+            if a.target is not None:
+                other = self.names[a.target] if a.target < len(self.names) else a.target
+                text += f", trading hands with {other}"
+            return text + (" and called UNO!" if a.uno else "")
+        if a.verb is Verb.PRESS:
+            text = f"{who} pressed the launcher"
+            if self.reloaded:
+                text += f" (reloaded with {self.reloaded} cards)"
+            n = len(self.fired)
+            text += ": nothing fired" if n == 0 else f": {n} card{'s' if n != 1 else ''} fired!"
+            if self.press is not None and self.press.status not in (EjectStatus.OK,):
+                text += f" [{self.press.status}]"
+            return text
+        if a.verb is Verb.CATCH:
+            other = self.names[a.target] if a.target is not None and a.target < len(
+                self.names) else a.target
+            return f"{who} caught {other} without UNO: {other} presses twice"
+        if a.verb is Verb.UNO:
+            return f"{who} called UNO!"
+        if a.verb is Verb.CHOOSE:
+            return f"{who} named {a.color} for the starter"
+        return f"{who} passed"
+
+
+@dataclass
+class Table:
+    """A round in play: engine, players, launcher, and the transcript being written."""
+
+    game: Round
+    players: Sequence[object]  # each a bots.Player
+    launcher: Launcher
+    record: Transcript
+    reload_rng: random.Random = field(default_factory=random.Random)
+    journal: Path | None = None
+    on_event: Callable[[TableEvent], None] | None = None
+    events: list[TableEvent] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.names = tuple(getattr(p, "name", f"seat {i}") for i, p in enumerate(self.players))
+        if self.journal is not None:
+            self.record.save(self.journal)
+
+    # -- state ---------------------------------------------------------------------
+    @property
+    def seat_to_act(self) -> int | None:
+        return self.game.to_act
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def result(self) -> RoundResult | None:
+        return self.game.result
+
+    def available(self) -> int:
+        """Cards the next press can fire: the launcher, or what a reload would load."""
+        game = self.game
+        return len(game.launcher) if game.launcher else len(game.discard) - 1
+
+    # -- acting --------------------------------------------------------------------
+    def press_launcher(self) -> PressResult:
+        """Press the launcher (may block while a motor runs; call from a worker thread)."""
+        result = self.launcher.press(available=self.available())
+        if result.status is EjectStatus.UNKNOWN:
+            raise UnknownPressOutcome(result)
+        return result
+
+    def perform(self, action: Action, *, press: PressResult | None = None,
+                fired: int | None = None) -> TableEvent:
+        """Apply a (checked) action; a press uses ``press`` or ``fired``, else the launcher.
+
+        Raises :class:`~uno_attack.errors.IllegalActionError` and changes nothing when the
+        action is not allowed.
+        """
+        game = self.game
+        reason = game.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(action, reason)
+        reloaded: list[Card] = []
+        if action.verb is Verb.PRESS:
+            if fired is None:
+                press = press or self.press_launcher()
+                fired = press.fired
+            before = len(game.hands[action.seat])
+
+            def shuffle(cards: list[Card]) -> None:
+                self.reload_rng.shuffle(cards)
+                reloaded.extend(cards)
+
+            game.apply(action, fired=fired, shuffle=shuffle)
+            got = tuple(game.hands[action.seat][before:])
+            self.record.fires.append(fired)
+            if reloaded:
+                self.record.reloads = [*(self.record.reloads or []), list(reloaded)]
+        else:
+            game.apply(action)
+            got = ()
+        self.record.steps.append(ActionStep(action, str(action)))
+        event = TableEvent(action, press, got, len(reloaded), self.names)
+        self.events.append(event)
+        if self.journal is not None:
+            self.record.save(self.journal)
+        if self.on_event is not None:
+            self.on_event(event)
+        return event
+
+    def bot_turn(self) -> TableEvent | None:
+        """Let the seat to act choose and act, if its player chooses by itself."""
+        seat = self.game.to_act
+        if seat is None:
+            return None
+        player = self.players[seat]
+        action = player.choose(self.game, seat, self.game.legal_actions())  # type: ignore[attr-defined]
+        return self.perform(action)
+
+    def bot_reactions(self, *, exclude: int | None = None) -> list[TableEvent]:
+        """Out-of-turn actions (catch, UNO) by players other than ``exclude``, in seat order."""
+        events = []
+        for seat, player in enumerate(self.players):
+            if seat == exclude or self.game.over:
+                continue
+            action = player.react(self.game, seat)  # type: ignore[attr-defined]
+            if action is not None and self.game.is_legal(action):
+                events.append(self.perform(action))
+        return events
+
+    def play_round(self, *, max_actions: int = 100_000) -> RoundResult:
+        """Play to the end with every seat choosing by itself (bots)."""
+        while not self.game.over:
+            if len(self.record.steps) >= max_actions:
+                raise RuntimeError(f"round did not end within {max_actions} actions")
+            event = self.bot_turn()
+            assert event is not None
+            if self.game.uno_seat is not None:
+                self.bot_reactions(exclude=event.action.seat)
+        assert self.game.result is not None
+        return self.game.result
