@@ -1,0 +1,299 @@
+# ruff: noqa: UP031
+"""The dispenser firmware's logic: ULP/1 commands, the closed-loop eject, button, faults.
+
+It talks to hardware only through a :class:`hal.Hal` and to time only through
+``hal.ticks_ms()``, so the very same code runs on a Pico (``pico.py``) and in the emulator.
+The board is small and safe on its own (Klipper's habit): it bounds the motor by the
+request's ``max_ms`` and by its own limit, whatever the host does; the host does the
+thinking. Each command is declared right beside its handler, with its protocol line.
+"""
+
+from . import ulp
+
+FW_VERSION = "1.0.0"
+CARDS = 12            # the most cards one EJECT may ask for
+MAX_MS = 10000        # the longest one EJECT may run
+MOTOR_MAX_MS = 2000   # the longest MOTOR run (wiring tests)
+LIMIT_MS = 10500      # the board's own limit on a motor run, past any request
+JAM_MS = 1000         # no card for this long while the motor runs: a jam (or empty hopper)
+SETTLE_MS = 25        # the beam must be clear this long before a count is final
+SETTLE_MAX_MS = 500   # give up waiting for a clear beam after this long
+DEBOUNCE_MS = 15      # the button must be stable this long
+BEAM_FILTER_MS = 2    # the beam must be stable this long (ignores glitches)
+SENSOR_MS = 500       # the beam blocked this long while idle: FAULT sensor
+MEMORY = 8            # EJECT/MOTOR ids remembered per session
+EJECT_DUTY = 100      # motor duty for an eject, percent
+MAX_LINE = ulp.MAX_PAYLOAD + 5
+
+COMMANDS = {}
+
+
+def command(verb):
+    """Declare the handler of one request verb (the table is the protocol)."""
+    def register(handler):
+        COMMANDS[verb] = handler
+        return handler
+    return register
+
+
+class Job:
+    """A running EJECT or MOTOR: what it asked, what the beam counted, how it ends."""
+
+    def __init__(self, verb, rid, epoch, started, want, max_ms, duty):
+        self.verb = verb
+        self.rid = rid
+        self.epoch = epoch        # the session it belongs to: its DONE is stored only there
+        self.started = started
+        self.last_card = started
+        self.want = want          # cards to eject (None for MOTOR)
+        self.max_ms = max_ms
+        self.duty = duty
+        self.count = 0
+        self.status = None        # set when the motor stops: the job then settles
+        self.stopped_at = started
+
+
+class Firmware:
+    """One power-up of the board. ``poll()`` is one pass of the main loop."""
+
+    def __init__(self, hal, jam_ms=JAM_MS, limit_ms=LIMIT_MS, duty=EJECT_DUTY):
+        self.hal = hal
+        self.jam_ms = jam_ms
+        self.limit_ms = limit_ms
+        self.duty = duty
+        hal.set_motor(0)
+        self.motor_on = False
+        self.motor_since = 0
+        self.boot = hal.boot_id()
+        self.session = None       # unnamed until a HELLO
+        self.epoch = 0
+        self.memory = []          # [[rid, stored DONE payload or None], ...] oldest first
+        self.job = None
+        self.presses = 0
+        self.rx = bytearray()
+        self.rx_overflow = False
+        now = hal.ticks_ms()
+        self.button_raw = self.button = False
+        self.button_since = now
+        blocked = bool(hal.beam_blocked())
+        self.beam_raw = self.beam = blocked
+        self.beam_since = now
+        self.beam_changed = now
+        self.sensor_fault = False
+        self.starts = 0           # EJECT/MOTOR jobs started (for the emulator's books)
+        self.send(ulp.boot_event(self.boot))
+
+    # -- output ---------------------------------------------------------------------------
+    def send(self, payload):
+        self.hal.write(ulp.frame(payload))
+
+    # -- main loop ------------------------------------------------------------------------
+    def poll(self):
+        """Read the link, sample the inputs, run the job and the safety checks."""
+        data = self.hal.read()
+        if data:
+            self.feed(data)
+        now = self.hal.ticks_ms()
+        self._sample_button(now)
+        self._sample_beam(now)
+        if self.job is not None:
+            self._run_job(now)
+        self._check_limit(now)
+        self._check_sensor(now)
+
+    @property
+    def busy(self):
+        """True while a timer is running (a job, a bouncing input): poll often."""
+        return (self.job is not None or self.motor_on or self.button_raw != self.button
+                or self.beam_raw != self.beam)
+
+    # -- link -----------------------------------------------------------------------------
+    def feed(self, data):
+        """Take received bytes; handle each complete line."""
+        for byte in data:
+            if byte == 10:  # \n
+                line = bytes(self.rx)
+                overflow = self.rx_overflow
+                self.rx = bytearray()
+                self.rx_overflow = False
+                if overflow:
+                    self.send(ulp.err(None, "crc"))
+                else:
+                    self.handle_line(line)
+            elif len(self.rx) >= MAX_LINE + 1:
+                self.rx_overflow = True
+            else:
+                self.rx.append(byte)
+
+    def handle_line(self, line):
+        try:
+            payload = ulp.unframe(line)
+        except ulp.ProtocolError:
+            self.send(ulp.err(None, "crc"))
+            return
+        if payload is None:
+            return
+        try:
+            msg = ulp.parse_request(payload)
+        except ulp.ProtocolError as exc:
+            self.send(ulp.err(exc.rid, exc.code))
+            return
+        COMMANDS[msg.verb](self, msg)
+
+    # -- commands -------------------------------------------------------------------------
+    @command("HELLO")  # HELLO id session=X -> HELLO id ULP/1 boot= fw= cards= max_ms=
+    def cmd_hello(self, msg):
+        session = msg.fields["session"]
+        if session != self.session:
+            self.session = session
+            self.epoch += 1
+            self.memory = []
+        self.send(ulp.hello_reply(msg.rid, self.boot, FW_VERSION, CARDS, MAX_MS))
+
+    @command("EJECT")  # EJECT id count max_ms -> OK id; CARD id n ...; DONE id ejected status
+    def cmd_eject(self, msg):
+        if self._repeat(msg.rid):
+            return
+        count, max_ms = msg.fields["count"], msg.fields["max_ms"]
+        if self.job is not None:
+            self.send(ulp.err(msg.rid, "busy"))
+        elif not (1 <= count <= CARDS and 1 <= max_ms <= MAX_MS):
+            self.send(ulp.err(msg.rid, "range"))
+        else:
+            self._start("EJECT", msg.rid, count, max_ms, self.duty)
+
+    @command("MOTOR")  # MOTOR id duty ms -> OK id; DONE id ejected ok
+    def cmd_motor(self, msg):
+        if self._repeat(msg.rid):
+            return
+        duty, ms = msg.fields["duty"], msg.fields["ms"]
+        if self.job is not None:
+            self.send(ulp.err(msg.rid, "busy"))
+        elif not (-100 <= duty <= 100 and 1 <= ms <= MOTOR_MAX_MS):
+            self.send(ulp.err(msg.rid, "range"))
+        else:
+            self._start("MOTOR", msg.rid, None, ms, duty)
+
+    @command("STOP")  # STOP id -> OK id; a running job then ends DONE ... stopped
+    def cmd_stop(self, msg):
+        self._motor(0)
+        self.send(ulp.simple("OK", msg.rid))
+        job = self.job
+        if job is not None and job.status is None:
+            self._end(job, "stopped", self.hal.ticks_ms())
+
+    @command("STATUS")  # STATUS id -> STATUS id motor= beam= button= presses= ejecting=
+    def cmd_status(self, msg):
+        ejecting = self.job.rid if self.job is not None else None
+        self.send(ulp.status_reply(msg.rid, int(self.motor_on), int(not self.beam),
+                                   int(self.button), self.presses, ejecting))
+
+    @command("PING")  # PING id -> PONG id
+    def cmd_ping(self, msg):
+        self.send(ulp.simple("PONG", msg.rid))
+
+    # -- jobs -----------------------------------------------------------------------------
+    def _repeat(self, rid):
+        """Answer a remembered id with one line, moving nothing; True if it was one."""
+        for entry in self.memory:
+            if entry[0] == rid:
+                self.send(entry[1] if entry[1] is not None else ulp.simple("OK", rid))
+                return True
+        return False
+
+    def _start(self, verb, rid, want, max_ms, duty):
+        self.memory.append([rid, None])
+        if len(self.memory) > MEMORY:
+            self.memory.pop(0)
+        now = self.hal.ticks_ms()
+        self.job = Job(verb, rid, self.epoch, now, want, max_ms, duty)
+        self.starts += 1
+        self.send(ulp.simple("OK", rid))
+        if verb == "EJECT" and self.hal.hopper_empty():
+            self._end(self.job, "empty", now)
+        else:
+            self._motor(duty)
+
+    def _run_job(self, now):
+        job = self.job
+        diff = self.hal.ticks_diff
+        if job.status is None:
+            if job.verb == "EJECT":
+                if job.count >= job.want:
+                    self._end(job, "ok", now)
+                elif self.hal.hopper_empty():
+                    self._end(job, "empty", now)
+                elif diff(now, job.last_card) >= self.jam_ms:
+                    self._end(job, "jam", now)
+            if job.status is None and diff(now, job.started) >= job.max_ms:
+                self._end(job, "ok" if job.verb == "MOTOR" else "timeout", now)
+        if job.status is not None:
+            settled = not self.beam and diff(now, self.beam_changed) >= SETTLE_MS \
+                and diff(now, job.stopped_at) >= SETTLE_MS
+            if settled or diff(now, job.stopped_at) >= SETTLE_MAX_MS:
+                self._finish(job)
+
+    def _end(self, job, status, now):
+        """The motor stops; the job settles until its count is final."""
+        self._motor(0)
+        job.status = status
+        job.stopped_at = now
+
+    def _finish(self, job):
+        line = ulp.done(job.rid, job.count, job.status)
+        if job.epoch == self.epoch:
+            for entry in self.memory:
+                if entry[0] == job.rid:
+                    entry[1] = line
+        self.job = None
+        self.send(line)
+
+    def _motor(self, duty):
+        on = duty != 0
+        if on and not self.motor_on:
+            self.motor_since = self.hal.ticks_ms()
+        self.motor_on = on
+        self.hal.set_motor(duty)
+
+    # -- inputs and safety ----------------------------------------------------------------
+    def _sample_button(self, now):
+        raw = bool(self.hal.button_down())
+        if raw != self.button_raw:
+            self.button_raw = raw
+            self.button_since = now
+        elif raw != self.button and self.hal.ticks_diff(now, self.button_since) >= DEBOUNCE_MS:
+            self.button = raw
+            if raw:
+                self.presses += 1
+                self.send(ulp.press_event(self.presses))
+
+    def _sample_beam(self, now):
+        raw = bool(self.hal.beam_blocked())
+        if raw != self.beam_raw:
+            self.beam_raw = raw
+            self.beam_since = now
+        elif raw != self.beam and self.hal.ticks_diff(now, self.beam_since) >= BEAM_FILTER_MS:
+            self.beam = raw
+            self.beam_changed = now
+            job = self.job
+            if not raw and job is not None:  # a card has passed the sensor
+                job.count += 1
+                job.last_card = now
+                self.send(ulp.card(job.rid, job.count))
+
+    def _check_limit(self, now):
+        if self.motor_on and self.hal.ticks_diff(now, self.motor_since) >= self.limit_ms:
+            self._motor(0)
+            self.send(ulp.fault_event("overrun"))
+            job = self.job
+            if job is not None and job.status is None:
+                self._end(job, "timeout", now)
+
+    def _check_sensor(self, now):
+        idle_blocked = self.beam and self.job is None and not self.motor_on
+        if idle_blocked and not self.sensor_fault \
+                and self.hal.ticks_diff(now, self.beam_changed) >= SENSOR_MS:
+            self.sensor_fault = True
+            self.send(ulp.fault_event("sensor"))
+        elif not self.beam:
+            self.sensor_fault = False

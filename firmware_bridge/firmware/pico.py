@@ -1,0 +1,103 @@
+"""The Raspberry Pi Pico (RP2040) HAL and main loop: MicroPython only.
+
+Pins (GP numbers) are the defaults of ``docs/firmware.md``; change ``PINS`` to rewire.
+The link is the USB CDC serial port (the REPL's ``sys.stdin``/``sys.stdout``), read
+without blocking through ``select.poll``. Ctrl-C is disabled while the firmware runs, so a
+noisy byte 0x03 cannot stop it with the motor on; hold the button while plugging the board
+in to get the REPL instead (for ``mpremote``).
+"""
+
+import machine
+import micropython
+import os
+import select
+import sys
+import time
+
+from . import board
+from .hal import Hal
+
+PINS = {
+    "button": 14,      # to ground, internal pull-up, active low
+    "motor_in1": 16,   # H-bridge direction inputs (TB6612FNG AIN1/AIN2, L298N IN1/IN2)
+    "motor_in2": 17,
+    "motor_pwm": 18,   # H-bridge PWM / enable
+    "beam": 15,        # break-beam receiver, open collector, pull-up: low = blocked
+    "hopper_empty": None,  # optional switch to ground, closed when the hopper is empty
+    "led": 25,         # the Pico's own LED: on while the motor runs
+}
+PWM_HZ = 20000
+WATCHDOG_MS = 1000
+
+
+class PicoHal(Hal):
+    """RP2040 pins and the USB serial port."""
+
+    def __init__(self, pins=PINS):
+        pin = machine.Pin
+        self.in1 = pin(pins["motor_in1"], pin.OUT, value=0)
+        self.in2 = pin(pins["motor_in2"], pin.OUT, value=0)
+        self.pwm = machine.PWM(pin(pins["motor_pwm"]))
+        self.pwm.freq(PWM_HZ)
+        self.pwm.duty_u16(0)
+        self.beam = pin(pins["beam"], pin.IN, pin.PULL_UP)
+        self.button = pin(pins["button"], pin.IN, pin.PULL_UP)
+        hopper = pins.get("hopper_empty")
+        self.hopper = pin(hopper, pin.IN, pin.PULL_UP) if hopper is not None else None
+        self.led = pin(pins["led"], pin.OUT, value=0)
+        self.stdin = sys.stdin.buffer
+        self.stdout = sys.stdout.buffer
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_diff(self, later, earlier):
+        return time.ticks_diff(later, earlier)
+
+    def set_motor(self, duty):
+        duty = max(-100, min(100, duty))
+        self.pwm.duty_u16(0)
+        self.in1.value(1 if duty > 0 else 0)
+        self.in2.value(1 if duty < 0 else 0)
+        self.pwm.duty_u16(abs(duty) * 65535 // 100)
+        self.led.value(1 if duty else 0)
+
+    def beam_blocked(self):
+        return self.beam.value() == 0
+
+    def button_down(self):
+        return self.button.value() == 0
+
+    def hopper_empty(self):
+        return None if self.hopper is None else self.hopper.value() == 0
+
+    def read(self):
+        data = b""
+        while self.poller.poll(0):
+            data += self.stdin.read(1)
+        return data
+
+    def write(self, data):
+        self.stdout.write(data)
+
+    def boot_id(self):
+        return "%08X" % int.from_bytes(os.urandom(4), "big")
+
+
+def run():
+    """Run the firmware forever (unless the button is held at power-up)."""
+    hal = PicoHal()
+    if hal.button_down():
+        return  # maintenance: leave the REPL to mpremote
+    micropython.kbd_intr(-1)
+    dog = machine.WDT(timeout=WATCHDOG_MS)
+    firmware = board.Firmware(hal)
+    try:
+        while True:
+            firmware.poll()
+            dog.feed()
+    finally:
+        hal.set_motor(0)
+        micropython.kbd_intr(3)
