@@ -298,6 +298,7 @@ class ModelRunner:
         self.on_change = on_change
         self.tick_s = tick_s
         self.lock = threading.RLock()
+        self._idle = threading.Condition(self.lock)
         self._stepping = False
         self._queue: list[tuple[float, int, Action]] = []
         self._seq = itertools.count()
@@ -347,6 +348,16 @@ class ModelRunner:
             heapq.heappush(self._queue, (when, next(self._seq), action))
         self._wake.set()
 
+    @property
+    def pending(self) -> int:
+        """World actions scheduled and not yet done."""
+        return len(self._queue)
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until every scheduled action has run; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._queue, timeout)
+
     def sync(self) -> None:
         """Bring the model up to the real clock, stepping through every event."""
         with self.lock:
@@ -360,6 +371,8 @@ class ModelRunner:
                     self.model.advance(step)
                     while self._queue and self._queue[0][0] <= self.model.now_ms:
                         heapq.heappop(self._queue)[2]()
+                        if not self._queue:
+                            self._idle.notify_all()
                     if self.on_change is not None:
                         self.on_change()
             finally:

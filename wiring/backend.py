@@ -1,0 +1,162 @@
+"""The ``gpio`` launcher backend: the dispenser on a Raspberry Pi's pins, or emulated.
+
+Specs: ``gpio`` (real pins, gpiozero's default pin factory: lgpio on a Pi 5) and
+``gpio:emulated`` with options after commas: ``fault=NAME`` (repeatable; see
+:data:`wiring.emulated.FAULTS`), ``scale=X`` (how much faster than real time the emulated
+world runs; 10 by default) and ``jams=P`` (the chance that a card jams; LAUNCHER.md's 0.005
+by default). The pin map is ``settings.config`` when it is a path, else the one
+:func:`wiring.pinmap.find_pin_map` finds.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim_launcher.physical import DispenserParams
+from sim_launcher.policies import BurstPolicy
+from uno_attack.errors import LauncherError
+from uno_attack.launcher import LauncherSettings, PolicyLauncher, PressResult
+from wiring.devices import Debouncer, DispenserDevices
+from wiring.driver import GpioEjector
+from wiring.emulated import DEFAULT_TIME_SCALE, FAULTS, EmulatedHardware, open_emulated
+from wiring.feedback import Feedback
+from wiring.pinmap import PinMap, load_pin_map
+
+
+class GpioLauncher(PolicyLauncher):
+    """A policy launcher whose ejector is the GPIO closed loop, with button and feedback.
+
+    Pushes of the big button (debounced) become :meth:`button_pressed` events; LED and
+    buzzer follow the tension. ``emulation`` is the emulated world, when there is one.
+    """
+
+    def __init__(self, policy: BurstPolicy, devices: DispenserDevices, ejector: GpioEjector,
+                 *, name: str, emulation: EmulatedHardware | None = None) -> None:
+        super().__init__(policy, ejector, name=name)
+        self.devices = devices
+        self.gpio = ejector
+        self.emulation = emulation
+        self.feedback = Feedback(devices.led, devices.buzzer, time_scale=ejector.time_scale)
+        self.debouncer = Debouncer(ejector.seconds(devices.pin_map.timing.debounce_ms))
+        assert devices.button is not None
+        devices.button.when_pressed = self._pressed
+        devices.button.when_released = self._released
+
+    def _pressed(self) -> None:
+        if self.debouncer.edge(True):
+            self.button_pressed()
+
+    def _released(self) -> None:
+        self.debouncer.edge(False)
+
+    def press(self, *, available: int | None = None) -> PressResult:
+        self._check_open()
+        with self._lock:
+            asked = self.policy.next_burst()
+            if asked == 0:
+                self.feedback.tension(self.policy.tension)
+                return PressResult(fired=0, asked=0, tension=self.policy.tension)
+            self.feedback.firing()
+            try:
+                return self._eject(asked, available)
+            finally:
+                self.feedback.idle()
+
+    def _close(self) -> None:
+        try:
+            self.feedback.idle()
+        finally:
+            self.gpio.close()
+
+
+@dataclass
+class GpioSpec:
+    """The options of a ``gpio`` spec."""
+
+    emulated: bool = False
+    faults: list[str] = field(default_factory=list)
+    time_scale: float = DEFAULT_TIME_SCALE
+    jam_probability: float | None = None
+
+    @classmethod
+    def parse(cls, arg: str | None) -> GpioSpec:
+        spec = cls()
+        if not arg:
+            return spec
+        head, *options = [part.strip() for part in arg.split(",")]
+        if head != "emulated":
+            raise LauncherError(f"gpio:{arg}: expected 'gpio' or 'gpio:emulated[,OPTION=…]'")
+        spec.emulated = True
+        for option in options:
+            key, _, value = option.partition("=")
+            try:
+                if key == "fault":
+                    if value not in FAULTS:
+                        raise ValueError(f"unknown fault (faults: {', '.join(FAULTS)})")
+                    spec.faults.append(value)
+                elif key == "scale":
+                    spec.time_scale = float(value)
+                    if not 0 < spec.time_scale <= 1000:
+                        raise ValueError("the time scale must be above 0 and at most 1000")
+                elif key == "jams":
+                    spec.jam_probability = float(value)
+                    if not 0 <= spec.jam_probability <= 1:
+                        raise ValueError("not a probability")
+                else:
+                    raise ValueError("unknown option (options: fault=, scale=, jams=)")
+            except ValueError as exc:
+                raise LauncherError(f"gpio:{arg}: {option!r}: {exc}") from None
+        return spec
+
+
+def _pin_map(settings: LauncherSettings) -> PinMap:
+    config = settings.config
+    if isinstance(config, PinMap):
+        return config
+    path = config if isinstance(config, str | os.PathLike) else None
+    return load_pin_map(path)
+
+
+def open_gpio(spec: GpioSpec, pin_map: PinMap, policy: BurstPolicy, *,
+              seed: int | None = None) -> GpioLauncher:
+    """Open the real or emulated dispenser; the pin map is already checked."""
+    if spec.emulated:
+        params = DispenserParams(hopper_sensor="hopper_empty" in pin_map.pins,
+                                 **({} if spec.jam_probability is None
+                                    else {"jam_probability": spec.jam_probability}))
+        try:
+            devices, ejector, hardware = open_emulated(
+                pin_map, faults=spec.faults, time_scale=spec.time_scale, seed=seed,
+                params=params)
+        except ValueError as exc:
+            raise LauncherError(f"gpio:emulated: {exc}") from None
+        faults = f", faults: {', '.join(spec.faults)}" if spec.faults else ""
+        return GpioLauncher(policy, devices, ejector, emulation=hardware,
+                            name=f"emulated GPIO launcher{faults}")
+    devices = _open_real_devices(pin_map)
+    return GpioLauncher(policy, devices, GpioEjector(devices), name="GPIO launcher")
+
+
+def _open_real_devices(pin_map: PinMap) -> DispenserDevices:
+    from gpiozero.exc import GPIOZeroError
+
+    try:
+        return DispenserDevices(pin_map)
+    except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
+        raise LauncherError(
+            f"gpio: cannot open the Raspberry Pi's pins ({type(exc).__name__}: {exc}); "
+            "on a Pi 5 install the 'pi' extra (lgpio); elsewhere use gpio:emulated") from None
+
+
+def from_spec(arg: str | None, settings: LauncherSettings) -> GpioLauncher:
+    """Entry point of the ``gpio`` backend (see the module docstring for the specs)."""
+    spec = GpioSpec.parse(arg)
+    pin_map = _pin_map(settings)
+    return open_gpio(spec, pin_map, settings.make_policy(), seed=settings.seed)
+
+
+def launcher_emulation(launcher: Any) -> EmulatedHardware | None:
+    """The emulated world behind a launcher, if it has one."""
+    return getattr(launcher, "emulation", None)
