@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
+from functools import cache
 
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import (
+    ALL_CARDS,
     COLORS,
     DISCARD_ALL,
     HIT2,
@@ -219,13 +221,13 @@ class Round:
             if self.phase is Phase.CHOOSE:
                 actions = [Action.choose(seat, color) for color in COLORS]
             elif self.owed:
-                actions = [Action.press(seat)]
+                actions = [_press_action(seat)]
             elif self.phase is Phase.AFTER_PRESS:
                 playable = [c for c in dict.fromkeys(self.just_fired) if self._playable(seat, c)]
                 actions = [*self._plays(seat, playable), Action.pass_(seat)]
             else:
-                playable = [c for c in dict.fromkeys(self.hands[seat]) if self._playable(seat, c)]
-                actions = [*self._plays(seat, playable), Action.press(seat)]
+                actions = self._hand_plays(seat)
+                actions.append(_press_action(seat))
         window = self.uno_seat
         if window is not None:
             if window == seat:
@@ -237,13 +239,22 @@ class Round:
     def _plays(self, seat: int, cards: Iterable[Card]) -> list[Action]:
         plays: list[Action] = []
         for card in cards:
-            if card.color is None:
-                plays.extend(Action.play(seat, card, color) for color in COLORS)
-            elif card.symbol == TRADE_HANDS:
-                plays.extend(Action.play(seat, card, target=other)
-                             for other in range(self.players) if other != seat)
-            else:
-                plays.append(Action.play(seat, card))
+            plays.extend(_play_actions(self.players, seat, card))
+        return plays
+
+    def _hand_plays(self, seat: int) -> list[Action]:
+        """The plays of a seat's hand: the hot path of self-play, so written out flat."""
+        hand = self.hands[seat]
+        color = self.color
+        top_symbol = self.discard[-1].symbol
+        last_trade_barred = len(hand) == 1 and not self.options.trade_hands_last
+        ways = _seat_plays(self.players)[seat]
+        plays: list[Action] = []
+        for card in dict.fromkeys(hand):
+            if card.color is None or card.color is color or card.symbol == top_symbol:
+                if card.symbol == TRADE_HANDS and last_trade_barred:
+                    continue
+                plays.extend(ways[card])
         return plays
 
     def is_legal(self, action: Action) -> bool:
@@ -395,8 +406,9 @@ class Round:
         assert card is not None
         hand = self.hands[seat]
         hand.remove(card)
-        self.phase = Phase.PLAY
-        self.just_fired = []
+        if self.phase is not Phase.PLAY:  # a play after a press (play_after_press)
+            self.phase = Phase.PLAY
+            self.just_fired = []
         symbol = card.symbol
         if symbol == DISCARD_ALL:
             same = canonical_sorted(c for c in hand if c.color is card.color)
@@ -448,7 +460,8 @@ class Round:
             self._finish()
 
     def _press(self, seat: int, fired: int, shuffle: Shuffle | None) -> None:
-        had_playable = self.phase is Phase.PLAY and not self.owed and self.has_playable(seat)
+        after_press_allowed = (self.options.play_after_press and self.phase is Phase.PLAY
+                               and not self.owed and not self.has_playable(seat))
         launcher = self.launcher
         nothing_to_load = False
         self.last_reloaded = 0
@@ -477,8 +490,7 @@ class Round:
             if not self.owed and self.winner is not None:
                 self._finish()
             return
-        if (self.options.play_after_press and not had_playable
-                and any(self._playable(seat, c) for c in cards)):
+        if after_press_allowed and any(self._playable(seat, c) for c in cards):
             self.phase = Phase.AFTER_PRESS
             self.just_fired = cards
             return
@@ -543,3 +555,25 @@ class Round:
             lines.append(f"owed: {self.owed}")
         return "\n".join(lines)
 
+
+@cache
+def _play_actions(players: int, seat: int, card: Card) -> tuple[Action, ...]:
+    """Every way to play ``card``: one per colour for a wild, one per seat for a Trade Hands."""
+    if card.color is None:
+        return tuple(Action.play(seat, card, color) for color in COLORS)
+    if card.symbol == TRADE_HANDS:
+        return tuple(Action.play(seat, card, target=other)
+                     for other in range(players) if other != seat)
+    return (Action.play(seat, card),)
+
+
+@cache
+def _press_action(seat: int) -> Action:
+    return Action.press(seat)
+
+
+@cache
+def _seat_plays(players: int) -> tuple[dict[Card, tuple[Action, ...]], ...]:
+    """For each seat, every card's ways to be played, made once per table size."""
+    return tuple({card: _play_actions(players, seat, card) for card in ALL_CARDS}
+                 for seat in range(players))

@@ -122,14 +122,16 @@ class Table:
         return result
 
     def perform(self, action: Action, *, press: PressResult | None = None,
-                fired: int | None = None) -> TableEvent:
-        """Apply a (checked) action; a press uses ``press`` or ``fired``, else the launcher.
+                fired: int | None = None, checked: bool = False) -> TableEvent:
+        """Apply an action; a press uses ``press`` or ``fired``, else the launcher.
+
+        ``checked=True`` skips the rule check, for an action taken from ``legal_actions()``.
 
         Raises :class:`~uno_attack.errors.IllegalActionError` and changes nothing when the
         action is not allowed.
         """
         game = self.game
-        reason = game.illegal_reason(action)
+        reason = None if checked else game.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
         reloaded: list[Card] = []
@@ -143,15 +145,18 @@ class Table:
                 self.reload_rng.shuffle(cards)
                 reloaded.extend(cards)
 
-            game.apply(action, fired=fired, shuffle=shuffle)
+            if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
+                raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
+                                                 f"not {fired!r}")
+            game.push(action, fired=fired, shuffle=shuffle)  # checked above
             got = tuple(game.hands[action.seat][before:])
             self.record.fires.append(fired)
             if reloaded:
                 self.record.reloads = [*(self.record.reloads or []), list(reloaded)]
         else:
-            game.apply(action)
+            game.push(action)  # checked above
             got = ()
-        self.record.steps.append(ActionStep(action, str(action)))
+        self.record.steps.append(ActionStep(action))
         event = TableEvent(action, press, got, len(reloaded), self.names)
         self.events.append(event)
         if self.journal is not None:
@@ -166,8 +171,10 @@ class Table:
         if seat is None:
             return None
         player = self.players[seat]
-        action = player.choose(self.game, seat, self.game.legal_actions())  # type: ignore[attr-defined]
-        return self.perform(action)
+        legal = self.game.legal_actions()
+        action = player.choose(self.game, seat, legal)  # type: ignore[attr-defined]
+        # an action handed back from the legal list itself needs no second check
+        return self.perform(action, checked=any(a is action for a in legal))
 
     def bot_reactions(self, *, exclude: int | None = None) -> list[TableEvent]:
         """Out-of-turn actions (catch, UNO) by players other than ``exclude``, in seat order."""

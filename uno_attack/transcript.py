@@ -38,10 +38,14 @@ EXPECT_KEYS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionStep:
     action: Action
-    text: str
+    raw: str | None = None  # the text as written in the file, if read from one
+
+    @property
+    def text(self) -> str:
+        return self.raw if self.raw is not None else str(self.action)
 
 
 @dataclass(frozen=True)
@@ -364,4 +368,4 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def steps_of(actions: Sequence[Action]) -> list[Step]:
-    return [ActionStep(a, str(a)) for a in actions]
+    return [ActionStep(a) for a in actions]

@@ -1,0 +1,95 @@
+"""Engine throughput: 4-player random self-play with the ``attack`` launcher, beside RLCard.
+
+Both loops do the same work per step: list the legal actions, pick one uniformly at
+random, apply it (ours also asks the launcher's policy how many cards a press fires).
+RLCard's UNO (``rlcard.games.uno.game.UnoGame``) is the reference; its games are
+classic UNO, so the figure compared is steps per second, not games.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from benchmarks import Row
+from sim_launcher.policies import make_policy
+from uno_attack.actions import Verb
+from uno_attack.engine import Phase
+from uno_attack.match import Match
+from uno_attack.options import Options
+from uno_attack.simulate import simulate
+
+SECONDS = 3.0
+
+
+def engine_actions_per_second(seconds: float = SECONDS) -> float:
+    actions = 0
+    game_no = 0
+    options = Options(match="single", first_dealer="random")
+    elapsed = 0.0
+    while elapsed < seconds:
+        match = Match(["a", "b", "c", "d"], options, seed=game_no)
+        game, _ = match.deal_round()
+        policy = make_policy("attack", seed=game_no)
+        rng = random.Random(game_no)
+        shuffle = match.reload_rng().shuffle
+        t0 = time.perf_counter()
+        while game.phase is not Phase.OVER:
+            legal = game.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            if action.verb is Verb.PRESS:
+                game.push(action, fired=policy.next_burst(), shuffle=shuffle)
+            else:
+                game.push(action)
+            actions += 1
+        elapsed += time.perf_counter() - t0  # the deal is not part of a step
+        game_no += 1
+    return actions / elapsed
+
+
+def rlcard_steps_per_second(seconds: float = SECONDS) -> float | None:
+    try:
+        import numpy as np
+        from rlcard.games.uno.game import UnoGame
+    except ImportError:
+        return None
+    game = UnoGame(num_players=4)
+    rng = random.Random(1)
+    steps = 0
+    game_no = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        game.np_random = np.random.RandomState(game_no)
+        game.init_game()
+        t0 = time.perf_counter()
+        moves = 0
+        while not game.is_over() and moves < 10_000:
+            legal = game.get_legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+            steps += 1
+            moves += 1
+        elapsed += time.perf_counter() - t0
+        game_no += 1
+    return steps / elapsed
+
+
+def table_actions_per_second(games: int = 300) -> float:
+    started = time.perf_counter()
+    stats = simulate(games, 4, "random", 1)
+    return stats.actions / (time.perf_counter() - started)
+
+
+def run() -> list[Row]:
+    ours = engine_actions_per_second()
+    theirs = rlcard_steps_per_second()
+    table = table_actions_per_second()
+    rows = [
+        Row("engine: 4p random self-play, attack launcher", f"{ours:,.0f}", "actions/s"),
+        Row("table loop (bots, transcript recording)", f"{table:,.0f}", "actions/s"),
+    ]
+    if theirs is None:
+        rows.append(Row("RLCard UnoGame 4p random", "n/a", "rlcard not installed (make bench)"))
+    else:
+        rows.append(Row("RLCard UnoGame 4p random", f"{theirs:,.0f}", "steps/s"))
+        rows.append(Row("engine / RLCard", f"{ours / theirs:.2f}x", "target ≥ 2x"))
+    return rows
