@@ -23,6 +23,7 @@ BEAM_FILTER_MS = 2    # the beam must be stable this long (ignores glitches)
 SENSOR_MS = 500       # the beam blocked this long while idle: FAULT sensor
 MEMORY = 8            # EJECT/MOTOR ids remembered per session
 EJECT_DUTY = 100      # motor duty for an eject, percent
+UNJAM_MS = 80         # after a jam, run the roller backwards this long to free the card
 MAX_LINE = ulp.MAX_PAYLOAD + 5
 
 COMMANDS = {}
@@ -51,6 +52,7 @@ class Job:
         self.count = 0
         self.status = None        # set when the motor stops: the job then settles
         self.stopped_at = started
+        self.unjam_ms = None      # reversing this long after a jam (from stopped_at)
 
 
 class Firmware:
@@ -63,6 +65,7 @@ class Firmware:
         self.duty = duty
         hal.set_motor(0)
         self.motor_on = False
+        self.motor_duty = 0
         self.motor_since = 0
         self.boot = hal.boot_id()
         self.session = None       # unnamed until a HELLO
@@ -179,8 +182,10 @@ class Firmware:
         self._motor(0)
         self.send(ulp.simple("OK", msg.rid))
         job = self.job
-        if job is not None and job.status is None:
-            self._end(job, "stopped", self.hal.ticks_ms())
+        if job is not None:
+            job.unjam_ms = None
+            if job.status is None:
+                self._end(job, "stopped", self.hal.ticks_ms())
 
     @command("STATUS")  # STATUS id -> STATUS id motor= beam= button= presses= ejecting=
     def cmd_status(self, msg):
@@ -227,17 +232,29 @@ class Firmware:
                     self._end(job, "jam", now)
             if job.status is None and diff(now, job.started) >= job.max_ms:
                 self._end(job, "ok" if job.verb == "MOTOR" else "timeout", now)
-        if job.status is not None:
+        if job.unjam_ms is not None and diff(now, job.stopped_at) >= job.unjam_ms:
+            self._motor(0)
+            job.unjam_ms = None
+            job.stopped_at = now
+        if job.status is not None and job.unjam_ms is None:
             settled = not self.beam and diff(now, self.beam_changed) >= SETTLE_MS \
                 and diff(now, job.stopped_at) >= SETTLE_MS
             if settled or diff(now, job.stopped_at) >= SETTLE_MAX_MS:
                 self._finish(job)
 
     def _end(self, job, status, now):
-        """The motor stops; the job settles until its count is final."""
+        """The motor stops; the job settles until its count is final.
+
+        After a jam the roller first turns backwards a moment (never past ``max_ms``) to
+        free the caught card, so the next eject can work.
+        """
         self._motor(0)
         job.status = status
         job.stopped_at = now
+        left = job.max_ms - self.hal.ticks_diff(now, job.started)
+        if status == "jam" and left > 0:
+            job.unjam_ms = min(UNJAM_MS, left)
+            self._motor(-job.duty)
 
     def _finish(self, job):
         line = ulp.done(job.rid, job.count, job.status)
@@ -253,6 +270,7 @@ class Firmware:
         if on and not self.motor_on:
             self.motor_since = self.hal.ticks_ms()
         self.motor_on = on
+        self.motor_duty = duty
         self.hal.set_motor(duty)
 
     # -- inputs and safety ----------------------------------------------------------------
@@ -276,7 +294,7 @@ class Firmware:
             self.beam = raw
             self.beam_changed = now
             job = self.job
-            if not raw and job is not None:  # a card has passed the sensor
+            if not raw and job is not None and self.motor_duty >= 0:  # a card passed
                 job.count += 1
                 job.last_card = now
                 self.send(ulp.card(job.rid, job.count))

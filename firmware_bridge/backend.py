@@ -1,0 +1,129 @@
+"""The ``serial`` launcher backend: ``serial:PORT`` (any pyserial URL) or ``serial:emulated``.
+
+A :class:`SerialLauncher` is the project's usual policy launcher whose ejector is a board
+speaking ULP/1; the board's button presses arrive as the launcher's button events.
+``serial:emulated`` starts an :class:`~firmware_bridge.emulator.EmulatedBoard` in this
+process, behind a real pty, and closes it with the launcher.
+
+``LauncherSettings.config`` may be a mapping of options for the emulated board and the
+link: ``time_scale``, ``faults`` (a :class:`~firmware_bridge.faults.LinkFaults`),
+``params`` (a ``DispenserParams``), ``refill``, ``retry_s``, ``ping_s``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sim_launcher.policies import BurstPolicy
+
+from firmware_bridge.host import UlpLink
+from uno_attack.errors import LauncherError
+from uno_attack.launcher import (
+    EjectResult,
+    EjectStatus,
+    LauncherNotResponding,
+    LauncherSettings,
+    PolicyLauncher,
+)
+
+SPEC_HELP = "serial:/dev/ttyACM0, serial:socket://HOST:PORT or serial:emulated"
+BASE_MS = 2000      # max_ms asked of an EJECT: this much …
+PER_CARD_MS = 250   # … plus this much per card (8 cards/s needs 125)
+
+
+class SerialEjector:
+    """Ejects through a board over ULP/1; counts are what the board's beam saw."""
+
+    def __init__(self, link: UlpLink) -> None:
+        self.link = link
+        self.history: list[tuple[int, EjectResult]] = []   # (asked, result), for tests
+
+    def eject(self, count: int, *, available: int | None = None) -> EjectResult:
+        """Fire ``count`` cards (``available`` is ignored: the hopper is real)."""
+        if self.link.gone:
+            self.link.hello()  # raises LauncherNotResponding if it really is gone
+        info = self.link.info
+        most = info.cards if info else 12
+        longest = info.max_ms if info else 10000
+        total = 0
+        result = EjectResult(0)
+        left = count
+        while left > 0:
+            chunk = min(left, most)
+            ejected, status, detail = self.link.eject(
+                chunk, min(longest, BASE_MS + PER_CARD_MS * chunk))
+            total += ejected
+            result = EjectResult(total, EjectStatus(status), detail)
+            left -= chunk
+            if result.status is not EjectStatus.OK or ejected != chunk:
+                break
+        self.history.append((count, result))
+        return result
+
+    def close(self) -> None:
+        self.link.close()
+
+
+class SerialLauncher(PolicyLauncher):
+    """A launcher whose ejector is a ULP/1 board; owns an in-process emulator if any."""
+
+    def __init__(self, policy: BurstPolicy, link: UlpLink, *, emulator: Any = None,
+                 tempdir: Path | None = None) -> None:
+        super().__init__(policy, SerialEjector(link), name=f"serial launcher on {link.port}")
+        self.link = link
+        self.emulator = emulator
+        self._tempdir = tempdir
+        link.on_press = self._presses
+
+    def _presses(self, n: int) -> None:
+        for _ in range(n):
+            self.button_pressed()
+
+    def _close(self) -> None:
+        try:
+            super()._close()
+        finally:
+            if self.emulator is not None:
+                self.emulator.close()
+            if self._tempdir is not None:
+                shutil.rmtree(self._tempdir, ignore_errors=True)
+
+
+def from_spec(arg: str | None, settings: LauncherSettings) -> SerialLauncher:
+    """Open the board a spec names; an unusable port is one clean :class:`LauncherError`."""
+    if not arg:
+        raise LauncherError(f"the serial launcher needs a port: {SPEC_HELP}")
+    options: Mapping[str, Any] = settings.config if isinstance(settings.config, Mapping) else {}
+    policy = settings.make_policy()
+    emulator = None
+    tempdir: Path | None = None
+    port = arg
+    if arg == "emulated":
+        from firmware_bridge.emulator import EmulatedBoard
+
+        tempdir = Path(tempfile.mkdtemp(prefix="uno-attack-board-"))
+        emulator = EmulatedBoard(
+            link=tempdir / "board", seed=settings.seed,
+            time_scale=float(options.get("time_scale", 1.0)),
+            faults=options.get("faults"), params=options.get("params"),
+            refill=bool(options.get("refill", True)),
+        ).start()
+        port = emulator.port
+    link = UlpLink(port, **{k: float(options[k]) for k in ("retry_s", "ping_s") if k in options})
+    try:
+        link.open()
+    except BaseException:
+        link.close()
+        if emulator is not None:
+            emulator.close()
+        if tempdir is not None:
+            shutil.rmtree(tempdir, ignore_errors=True)
+        raise
+    return SerialLauncher(policy, link, emulator=emulator, tempdir=tempdir)
+
+
+__all__ = ["LauncherNotResponding", "SerialEjector", "SerialLauncher", "from_spec"]
