@@ -211,7 +211,7 @@ class DispenserModel:
         marks = [1.0]
         if self._progress < beam_start:
             marks.append(beam_start)
-        if self._jam_at is not None and self._progress <= self._jam_at:
+        if self._jam_at is not None and self._progress < self._jam_at:
             marks.append(self._jam_at)
         return min(marks)
 

@@ -11,6 +11,7 @@ by default). The pin map is ``settings.config`` when it is a path, else the one
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,10 +141,12 @@ def open_gpio(spec: GpioSpec, pin_map: PinMap, policy: BurstPolicy, *,
 
 
 def _open_real_devices(pin_map: PinMap) -> DispenserDevices:
-    from gpiozero.exc import GPIOZeroError
+    from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
     try:
-        return DispenserDevices(pin_map)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            return DispenserDevices(pin_map)
     except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
         raise LauncherError(
             f"gpio: cannot open the Raspberry Pi's pins ({type(exc).__name__}: {exc}); "

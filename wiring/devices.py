@@ -81,7 +81,11 @@ class HBridgeMotor(CompositeDevice):
 
     def close(self) -> None:
         # Stop before releasing the pins: a closed pin may float, never run the motor.
-        if not self.closed:
+        try:
+            closed = self.closed
+        except AttributeError:  # __init__ failed before the parts existed
+            return
+        if not closed:
             try:
                 self.stop()
             finally:

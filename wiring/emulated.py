@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 
 FAULTS = ("jam", "empty", "beam-stuck", "button-dead", "motor-dead", "bouncy-button")
 DEFAULT_TIME_SCALE = 10.0
-BOUNCES = 4  # extra edge pairs of a bouncy push or release
+BOUNCES = 4         # extra edge pairs of a bouncy push or release
+RELEASE_MS = 120.0  # the least rest between two pushes of the emulated finger
 
 
 class EmulatedPin(MockPWMPin):
@@ -80,6 +81,7 @@ class EmulatedHardware:
         self.pins: dict[str, EmulatedPin] = {
             role: self.factory.pin(bcm) for role, bcm in pin_map.pins.items()}
         self.refill = "empty" not in self.faults
+        self._button_free_at = 0.0
         if "jam" in self.faults:
             self.model.force_jam(stuck=True)
         if "empty" in self.faults:
@@ -147,8 +149,12 @@ class EmulatedHardware:
                     pin.drive_low()
                     pin.drive_high()
 
-        self.runner.schedule(delay_ms, down)
-        self.runner.schedule(delay_ms + hold_ms, up)
+        with self.runner.lock:  # pushes queue up: a finger cannot push twice at once
+            now = max(self.runner.model_time_now(), self.model.now_ms)
+            delay_ms = max(delay_ms, self._button_free_at - now)
+            self._button_free_at = now + delay_ms + hold_ms + RELEASE_MS
+            self.runner.schedule(delay_ms, down)
+            self.runner.schedule(delay_ms + hold_ms, up)
 
     def block_beam(self, blocked: bool) -> None:
         """Put a finger in the beam (or take it out)."""
