@@ -7,7 +7,7 @@ process, behind a real pty, and closes it with the launcher.
 
 ``LauncherSettings.config`` may be a mapping of options for the emulated board and the
 link: ``time_scale``, ``faults`` (a :class:`~firmware_bridge.faults.LinkFaults`),
-``params`` (a ``DispenserParams``), ``refill``, ``retry_s``, ``ping_s``.
+``params`` (a ``DispenserParams``), ``refill``, ``retry_s``, ``ping_s``, ``poll_s``.
 """
 
 from __future__ import annotations
@@ -113,7 +113,8 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> SerialLauncher:
             refill=bool(options.get("refill", True)),
         ).start()
         port = emulator.port
-    link = UlpLink(port, **{k: float(options[k]) for k in ("retry_s", "ping_s") if k in options})
+    link = UlpLink(port, **{k: float(options[k]) for k in ("retry_s", "ping_s", "poll_s")
+                        if k in options})
     try:
         link.open()
     except BaseException:

@@ -38,6 +38,8 @@ BAUD = 115200
 RETRY_S = 0.1        # first re-send after this long without a reply (then doubling)
 TRIES = 5
 PING_S = 1.0         # an idle host pings this often
+POLL_S = 0.5         # a running EJECT is re-asked after this long without a line
+EJECT_GRACE_S = 10.0  # past max_ms plus this, a board still "running" is not believed
 PING_MISSES = 3      # this many unanswered pings in a row: the board is gone
 READ_TIMEOUT_S = 0.02
 REOPEN_S = 0.05      # a lost port is retried this often
@@ -88,12 +90,14 @@ class UlpLink:
         retry_s: float = RETRY_S,
         tries: int = TRIES,
         ping_s: float = PING_S,
+        poll_s: float = POLL_S,
         reconnect: bool = True,
     ) -> None:
         self.port = port
         self.retry_s = retry_s
         self.tries = tries
         self.ping_s = ping_s
+        self.poll_s = poll_s
         self.reconnect = reconnect
         self.session = _token()
         self.info: BoardInfo | None = None
@@ -270,9 +274,16 @@ class UlpLink:
         payload = ulp.eject(rid, count, max_ms)
         delay = self.retry_s
         unanswered = busy = seen = 0
+        deadline = time.monotonic() + max_ms / 1000 + EJECT_GRACE_S
         try:
             self._write(ulp.frame(payload))
             while True:
+                if time.monotonic() > deadline:
+                    with contextlib.suppress(LauncherError):
+                        self.stop()
+                    return (self._cards.get(rid, 0), "unknown",
+                            f"the board did not finish the eject in {max_ms} ms: "
+                            "how many came out is not known")
                 with self._cond:
                     self._cond.wait_for(
                         lambda: self._stop.is_set() or self.epoch != epoch
@@ -295,7 +306,7 @@ class UlpLink:
                     busy += 1  # refused, so not remembered: asking again is safe
                     self._stop.wait(delay)
                 elif active:  # OK or CARD: it runs; wait on, re-asking only after silence
-                    unanswered, delay = 0, self.retry_s
+                    unanswered, delay = 0, max(self.retry_s, self.poll_s)
                     continue
                 else:
                     unanswered += 1

@@ -1,0 +1,147 @@
+"""``uno-attack firmware``: run the emulated dispenser board behind a pty.
+
+``uno-attack firmware emulate [--link PATH]`` prints the port (or makes PATH a symlink to
+it) and runs until Ctrl-C or SIGTERM, so ``uno-attack play --launcher serial:PATH``,
+``python -m serial.tools.miniterm PATH`` or any serial program can talk to it. Fault
+options make its wire and its hardware misbehave on purpose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+
+from sim_launcher.physical import DispenserParams
+
+from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.faults import LinkFaults
+from uno_attack.errors import UnoAttackError
+
+
+class EmulatorOptionError(UnoAttackError):
+    """An emulator option that cannot be used."""
+
+
+def _rate(text: str) -> float:
+    value = float(text.rstrip("%")) / (100.0 if text.endswith("%") else 1.0)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a rate in 0…1 (or 0%…100%)")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="uno-attack firmware",
+                                     description="The serial dispenser board (ULP/1).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    emu = sub.add_parser("emulate", help="run the firmware on the physical model behind a pty",
+                         description="Run the firmware logic on the physical dispenser model "
+                                     "behind a pty; prints the port and runs until Ctrl-C.")
+    emu.add_argument("--link", type=Path, help="make PATH a symlink to the pty (survives "
+                     "--disconnect-every, whose new pty has a new name)")
+    emu.add_argument("--seed", type=int, help="seed of the model, the faults and the boot ids")
+    emu.add_argument("--time-scale", type=_positive, default=1.0,
+                     help="run the dispenser this many times faster than real time")
+    emu.add_argument("--log", action="store_true", help="print every line on the wire")
+    wire = emu.add_argument_group("faults on the wire (both directions)")
+    wire.add_argument("--noise", type=_rate, default=0.0,
+                      help="chance that a byte gets a bit flipped (0.01 or 1%%)")
+    wire.add_argument("--drop", type=_rate, default=0.0, help="chance that a byte is lost")
+    wire.add_argument("--repeat", type=_rate, default=0.0,
+                      help="chance that a line arrives twice")
+    wire.add_argument("--disconnect-every", type=_positive, metavar="SECONDS",
+                      help="unplug the port for --disconnect-for seconds this often")
+    wire.add_argument("--disconnect-for", type=_positive, default=0.3, metavar="SECONDS")
+    hard = emu.add_argument_group("faults of the board and the dispenser")
+    hard.add_argument("--reboot-every", type=_positive, metavar="SECONDS",
+                      help="power-cycle the board this often")
+    hard.add_argument("--reboot-mid-eject", type=int, metavar="CARDS",
+                      help="power-cycle the board once, when the next eject has counted "
+                           "CARDS cards")
+    hard.add_argument("--jam-rate", type=_rate, help="chance that a card jams (default 0.5%%)")
+    hard.add_argument("--hopper", type=int, help="cards in the hopper (default 112)")
+    hard.add_argument("--hopper-sensor", action="store_true",
+                      help="fit a hopper-empty switch (an empty hopper ends 'empty', not 'jam')")
+    hard.add_argument("--no-refill", action="store_true",
+                      help="let the hopper run dry (by default it is topped up below 12 cards)")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    return emulate(args)
+
+
+def emulate(args: argparse.Namespace) -> int:
+    params = DispenserParams()
+    if args.jam_rate is not None:
+        params = replace(params, jam_probability=args.jam_rate)
+    if args.hopper is not None:
+        if args.hopper < 0:
+            raise EmulatorOptionError(f"--hopper {args.hopper}: must be 0 or more")
+        params = replace(params, hopper=args.hopper)
+    if args.hopper_sensor:
+        params = replace(params, hopper_sensor=True)
+    if args.link is not None and args.link.exists() and not args.link.is_symlink():
+        raise EmulatorOptionError(f"--link {args.link}: a file that is not a symlink is there")
+    if args.disconnect_every and args.link is None:
+        raise EmulatorOptionError("--disconnect-every needs --link: a new pty has a new name")
+    board = EmulatedBoard(
+        link=args.link, params=params, seed=args.seed, time_scale=args.time_scale,
+        faults=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat),
+        refill=not args.no_refill, log=args.log,
+    )
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, on_signal)
+    try:
+        board.start()
+        if args.reboot_mid_eject is not None:
+            board.reboot_during_next_eject(args.reboot_mid_eject)
+        print(f"emulated board on {board.port}  (Ctrl-C to stop)", flush=True)
+        _serve(board, args, stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.close()
+        signal.signal(signal.SIGTERM, previous)
+    print(f"board stopped: {board.stats.lines_in} lines in, {board.stats.lines_out} out, "
+          f"{len(board.records)} ejects, {board.model.cards_out} cards out", flush=True)
+    return 0
+
+
+def _serve(board: EmulatedBoard, args: argparse.Namespace, stop: threading.Event) -> None:
+    """Wait for the end, injecting the periodic faults and printing the log."""
+    import time
+
+    next_disconnect = time.monotonic() + (args.disconnect_every or float("inf"))
+    next_reboot = time.monotonic() + (args.reboot_every or float("inf"))
+    printed = 0
+    while not stop.wait(0.05):
+        now = time.monotonic()
+        if now >= next_disconnect:
+            board.disconnect(args.disconnect_for)
+            next_disconnect = now + args.disconnect_every
+        if now >= next_reboot:
+            board.reboot()
+            next_reboot = now + args.reboot_every
+        if board.log is not None:
+            lines = board.log[printed:]
+            printed += len(lines)
+            for who, line in lines:
+                print(f"{who:<6} {line}", flush=True)
+    sys.stdout.flush()

@@ -1,0 +1,99 @@
+"""Fixtures: an emulated board behind a real pty, a raw terminal on it, a host link."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import serial
+from sim_launcher.physical import DispenserParams
+
+from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.firmware import ulp
+from firmware_bridge.host import UlpLink
+
+FAST = 20.0  # model time runs this many times faster than real time
+
+
+class Terminal:
+    """A person at a serial terminal: writes framed lines, reads and parses replies."""
+
+    def __init__(self, port: str) -> None:
+        self.serial = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
+        self.serial.write(b"\n")
+
+    def send(self, payload: str) -> None:
+        self.serial.write(ulp.frame(payload))
+
+    def send_raw(self, data: bytes) -> None:
+        self.serial.write(data)
+
+    def read(self, timeout: float = 2.0) -> ulp.Message | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.serial.readline()
+            if line:
+                payload = ulp.unframe(line)
+                if payload is not None:
+                    return ulp.parse_device(payload)
+        return None
+
+    def expect(self, verb: str, timeout: float = 3.0) -> ulp.Message:
+        """The next message with ``verb``; the ones before it are kept in ``skipped``."""
+        self.skipped: list[ulp.Message] = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg = self.read(deadline - time.monotonic())
+            if msg is None:
+                break
+            if msg.verb == verb:
+                return msg
+            self.skipped.append(msg)
+        raise AssertionError(f"no {verb} within {timeout} s (saw {self.skipped})")
+
+    def quiet(self, timeout: float = 0.3) -> list[ulp.Message]:
+        """Everything the board says in ``timeout`` seconds."""
+        out = []
+        deadline = time.monotonic() + timeout
+        while (msg := self.read(max(deadline - time.monotonic(), 0.0))) is not None:
+            out.append(msg)
+        return out
+
+    def close(self) -> None:
+        self.serial.close()
+
+
+def wait_for(predicate, timeout: float = 5.0) -> bool:  # noqa: ANN001 - a test helper
+    """Wait on a condition, never on a fixed sleep."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.002)
+    return predicate()
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[EmulatedBoard]:
+    params = DispenserParams(jam_probability=0.0)  # jams only when a test makes one
+    with EmulatedBoard(link=tmp_path / "board", seed=7, time_scale=FAST, params=params) as b:
+        yield b
+
+
+@pytest.fixture
+def term(board: EmulatedBoard) -> Iterator[Terminal]:
+    t = Terminal(board.port)
+    t.send("HELLO 1 session=0000CAFE")
+    t.expect("HELLO")
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def link(board: EmulatedBoard) -> Iterator[UlpLink]:
+    ulp_link = UlpLink(board.port, retry_s=0.05, poll_s=0.05, ping_s=0.3)
+    ulp_link.open()
+    yield ulp_link
+    ulp_link.close()
