@@ -26,7 +26,7 @@ class _Run:
 
     asked: int
     counted: int = 0
-    forward: bool = False            # cards only count while the roller pushes them out
+    reversing: bool = False          # a card leaving the beam backwards is no card out
     finished: bool = False
     last_card: float = 0.0
     changed: threading.Event = field(default_factory=threading.Event)
@@ -117,12 +117,16 @@ class GpioEjector:
         motor = self.pin_map.motor
         log.info("no card for %g ms: reverse pulse of %g ms", self.pin_map.timing.jam_ms,
                  motor.reverse_ms)
-        run.forward = False
-        assert self.devices.motor is not None
-        self.devices.motor.backward(motor.reverse_duty)
-        pulse_end = min(time.monotonic() + self.seconds(motor.reverse_ms), deadline)
-        self._stop_request.wait(max(pulse_end - time.monotonic(), 0.0))
         self._motor_stop(run)
+        run.reversing = True
+        assert self.devices.motor is not None
+        try:
+            self.devices.motor.backward(motor.reverse_duty)
+            pulse_end = min(time.monotonic() + self.seconds(motor.reverse_ms), deadline)
+            self._stop_request.wait(max(pulse_end - time.monotonic(), 0.0))
+            self._motor_stop(run)
+        finally:
+            run.reversing = False
         if not self._stop_request.is_set() and time.monotonic() < deadline:
             self._motor_forward(run, motor.duty)
 
@@ -130,20 +134,17 @@ class GpioEjector:
     def _motor_forward(self, run: _Run, duty: float) -> None:
         if run.finished:
             return
-        run.forward = True
         assert self.devices.motor is not None
         self.devices.motor.forward(duty)
 
     def _motor_stop(self, run: _Run | None) -> None:
-        if run is not None:
-            run.forward = False
         if self.devices.motor is not None and not self.devices.motor.closed:
             self.devices.motor.stop()
 
     def _beam_cleared(self) -> None:
         """A card has passed the beam (called from the pin's thread)."""
         run = self._run
-        if run is None or not run.forward:
+        if run is None or run.reversing:
             self.stray_cards += 1
             log.warning("a card passed the beam while no eject was running")
             return
