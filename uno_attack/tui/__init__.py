@@ -1,0 +1,1 @@
+"""The terminal game: UNO Attack in Textual (``uno-attack play``)."""

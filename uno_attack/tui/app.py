@@ -1,0 +1,475 @@
+"""The Textual app: turns the session's game flow into timers, workers and screens.
+
+Bots act after a visible pause (``bot_delay``); bots catch a forgetful player after a
+human-like pause (``catch_delay``), so a person can call UNO in time, or catch first.
+Every launcher press runs in a thread worker, so the screen never freezes while a motor
+runs; the launcher's own button counts as the acting person's press.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from textual.app import App
+from textual.timer import Timer
+
+from uno_attack.actions import Action, Verb
+from uno_attack.cards import TRADE_HANDS, Card, Color
+from uno_attack.engine import FIRE, Phase
+from uno_attack.errors import UnoAttackError
+from uno_attack.launcher import PressResult
+from uno_attack.table import TableEvent, UnknownPressOutcome
+from uno_attack.tui.screens.dialogs import (
+    HandoffScreen,
+    HelpScreen,
+    LauncherProblemScreen,
+    QuitScreen,
+)
+from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
+from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
+from uno_attack.tui.screens.table import TableScreen
+from uno_attack.tui.session import GameConfig, Session, press_problem
+
+
+class UnoAttackApp(App[None]):
+    """UNO Attack at the terminal: one session, one table screen, dialogs over it."""
+
+    CSS_PATH = "uno_attack.tcss"
+    TITLE = "UNO Attack"
+
+    def __init__(self, session: Session, *, new_session: Callable[[], Session] | None = None,
+                 resumed: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.config: GameConfig = session.config
+        self.new_session = new_session
+        self.resumed = resumed
+        self.busy = False            # a launcher press is running
+        self.uno_armed = False       # call UNO with the next play
+        self.viewer: int | None = None  # the person whose hand is shown
+        self.message = ""            # the last explanation (an illegal choice, a problem)
+        self._reacted_at = -1        # the step count whose UNO window bots have looked at
+        self._scheduled_at = -1      # the step count a bot turn is scheduled for
+        self._handoff_open = False
+        self._main_thread = threading.get_ident()
+        self._game_timers: list[Timer] = []
+        self.table_screen: TableScreen | None = None
+
+    # -- start ----------------------------------------------------------------------
+    async def on_mount(self) -> None:
+        self._main_thread = threading.get_ident()
+        self.session.launcher.when_button_pressed = self._button_from_hardware
+        humans = self.session.human_seats
+        self.viewer = humans[0] if humans else None
+        self.table_screen = TableScreen()
+        await self.push_screen(self.table_screen)
+        self._log_round_start()
+        self.call_after_refresh(self.advance)
+
+    def _log_round_start(self) -> None:
+        s = self.session
+        screen = self.table_screen
+        assert screen is not None
+        game = s.game
+        steps = len(s.table.record.steps) if s.table else 0
+        if self.resumed:
+            screen.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
+        else:
+            screen.write_log(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
+                             f"{game.top.name} starts.")
+        if s.table is not None:
+            for event in s.table.events[-8:] if self.resumed else ():
+                screen.write_log(event.describe())
+
+    @property
+    def steps(self) -> int:
+        table = self.session.table
+        return len(table.record.steps) if table is not None else 0
+
+    # -- the flow -------------------------------------------------------------------
+    def advance(self) -> None:
+        """Decide what happens next: round end, bot reactions, a bot's turn, or a person's."""
+        if self.table_screen is None:
+            return
+        self.refresh_table()
+        if self.busy:
+            return
+        s = self.session
+        game = s.game
+        if game.over:
+            self.call_later(self.round_over)
+            return
+        key = self.steps
+        actor = game.to_act
+        assert actor is not None
+        window = game.uno_seat
+        if window is not None and self._reacted_at != key:
+            self._reacted_at = key
+            self._later(self.config.catch_delay, self._bot_reactions, key)
+            if not s.is_human(actor):
+                return  # the bots look at the window before the next bot moves
+        if s.is_human(actor):
+            self._human_turn(actor)
+        elif self._scheduled_at != key:
+            self._scheduled_at = key
+            self._later(self.config.bot_delay, self._bot_turn, key)
+
+    def _later(self, delay: float, callback: Callable[..., Any], *args: Any) -> None:
+        if delay <= 0:
+            self.call_later(callback, *args)
+        else:
+            self._game_timers.append(self.set_timer(delay, partial(callback, *args)))
+
+    def _bot_reactions(self, key: int) -> None:
+        if key != self.steps or self.busy:
+            return
+        for action in self.session.bot_reactions():
+            self._perform(action)
+            return
+        self.advance()
+
+    def _bot_turn(self, key: int) -> None:
+        if key != self.steps or self.busy or self.session.game.over:
+            return
+        seat = self.session.game.to_act
+        assert seat is not None
+        action = self.session.bot_choice(seat)
+        if action.verb is Verb.PRESS:
+            self.start_press(seat)
+        else:
+            self._perform(action)
+
+    def _human_turn(self, seat: int) -> None:
+        s = self.session
+        if len(s.human_seats) > 1 and self.viewer != seat and not self._handoff_open:
+            self._handoff_open = True
+            self.viewer = None
+            self.refresh_table()
+            self.push_screen(HandoffScreen(s.seat_name(seat)), partial(self._handed_off, seat))
+            return
+        self.viewer = seat
+        self.refresh_table()
+        if s.game.phase is Phase.CHOOSE and not s.game.owed and self.screen is self.table_screen:
+            self.push_screen(ColorPicker("the wild starter"), partial(self._chose_colour, seat))
+
+    def _handed_off(self, seat: int, _: None = None) -> None:
+        self._handoff_open = False
+        self.viewer = seat
+        self.advance()
+
+    def _chose_colour(self, seat: int, color: Color | None) -> None:
+        if color is None:
+            self.say("Name the colour of the wild starter first (r, y, g or b).")
+            self.call_later(self.advance)
+            return
+        self.human_act(Action.choose(seat, color))
+
+    def _perform(self, action: Action, **press: Any) -> TableEvent | None:
+        try:
+            event = self.session.perform(action, **press)
+        except UnoAttackError as exc:  # illegal now, or a count the engine refuses
+            self.say(str(getattr(exc, "reason", exc)))
+            return None
+        if action.verb in (Verb.PLAY, Verb.PRESS) and action.seat == self.viewer:
+            self.uno_armed = False
+        self.message = ""
+        self._after_event(event)
+        return event
+
+    def _after_event(self, event: TableEvent) -> None:
+        screen = self.table_screen
+        assert screen is not None
+        screen.write_log(event.describe())
+        if event.action.verb is Verb.PRESS:
+            from uno_attack.tui.widgets.launcher import LauncherView
+
+            screen.query_one(LauncherView).fire(len(event.fired))
+        self.advance()
+
+    # -- people's actions --------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """Explain something on the status line (why a choice is not allowed…)."""
+        self.message = text
+        self.refresh_table()
+        self.bell()
+
+    def human_act(self, action: Action) -> bool:
+        """Try an action for a person: the engine says yes, or why not."""
+        if self.busy:
+            self.say("Wait: the launcher is still running.")
+            return False
+        game = self.session.game
+        if not self.session.is_human(action.seat):
+            return False
+        reason = game.illegal_reason(action)
+        if reason is not None:
+            self.say(reason)
+            return False
+        if action.verb is Verb.PRESS:
+            self.start_press(action.seat)
+        else:
+            self._perform(action)
+        return True
+
+    def play_card(self, index: int) -> None:
+        seat = self.viewer
+        game = self.session.game
+        if seat is None or index >= len(game.hands[seat]):
+            return
+        card = game.hands[seat][index]
+        probe = self._play_action(seat, card, Color.RED, (seat + 1) % game.players)
+        reason = game.illegal_reason(probe)
+        if reason is not None:
+            self.say(reason)
+            return
+        if card.is_wild:
+            self.push_screen(ColorPicker(card.name), partial(self._play_wild, seat, card))
+        elif card.symbol == TRADE_HANDS:
+            others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} cards)")
+                      for s in range(game.players) if s != seat]
+            self.push_screen(SeatPicker(f"Trade hands with whom? ({card.name})", others),
+                             partial(self._play_trade, seat, card))
+        else:
+            self._play(Action.play(seat, card))
+
+    @staticmethod
+    def _play_action(seat: int, card: Card, color: Color, target: int) -> Action:
+        if card.is_wild:
+            return Action.play(seat, card, color)
+        if card.symbol == TRADE_HANDS:
+            return Action.play(seat, card, target=target)
+        return Action.play(seat, card)
+
+    def _play_wild(self, seat: int, card: Card, color: Color | None) -> None:
+        if color is not None:
+            self._play(Action.play(seat, card, color))
+
+    def _play_trade(self, seat: int, card: Card, target: int | None) -> None:
+        if target is not None:
+            self._play(Action.play(seat, card, target=target))
+
+    def _play(self, action: Action) -> None:
+        if self.uno_armed:
+            action = action.with_uno()
+        self.human_act(action)
+
+    def human_press(self) -> None:
+        seat = self.session.game.to_act
+        if seat is None:
+            return
+        if not self.session.is_human(seat):
+            self.say(f"It is {self.session.seat_name(seat)}'s turn, not yours.")
+            return
+        if seat != self.viewer:
+            return
+        self.human_act(Action.press(seat))
+
+    def uno_key(self) -> None:
+        game = self.session.game
+        window = game.uno_seat
+        if window is not None and self.session.is_human(window):
+            self.human_act(Action.call_uno(window))
+        elif self.viewer is not None and game.to_act == self.viewer:
+            self.uno_armed = not self.uno_armed
+            self.message = ("UNO! will be called with your next play" if self.uno_armed
+                            else "UNO call cancelled")
+            self.refresh_table()
+        elif self.viewer is not None:
+            self.say(game.illegal_reason(Action.call_uno(self.viewer)) or "")
+
+    def catch_key(self) -> None:
+        game = self.session.game
+        if self.viewer is None:
+            return
+        others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} card"
+                   f"{'s' if len(game.hands[s]) != 1 else ''})")
+                  for s in range(game.players) if s != self.viewer]
+        self.push_screen(SeatPicker("Catch whom? (a player with one card who has not "
+                                    "called UNO)", others), self._caught)
+
+    def _caught(self, target: int | None) -> None:
+        if target is not None:
+            self.catch(target)
+
+    def catch(self, target: int) -> None:
+        if self.viewer is not None:
+            self.human_act(Action.catch(self.viewer, target))
+
+    # -- the launcher ---------------------------------------------------------------
+    def start_press(self, seat: int, *, retry: int = 0, prior: int = 0,
+                    asked: int | None = None) -> None:
+        """Press (or, after a jam, eject ``retry`` more) in a thread worker."""
+        self.busy = True
+        self.refresh_table()
+        available = self.session.table.available() if self.session.table else 0
+        self.run_worker(partial(self._press_thread, seat, available, retry, prior, asked),
+                        thread=True, exit_on_error=False, group="launcher",
+                        description=f"seat {seat} presses")
+
+    def _press_thread(self, seat: int, available: int, retry: int, prior: int,
+                      asked: int | None) -> None:
+        outcome: PressResult | Exception
+        try:
+            table = self.session.table
+            assert table is not None
+            if retry:
+                outcome = table.launcher.eject(retry, available=max(available - prior, 0))
+            else:
+                outcome = table.press_launcher()
+        except Exception as exc:  # a launcher's failure of any kind is shown, not raised
+            outcome = exc
+        self.call_from_thread(self._press_done, seat, available, outcome, prior, asked)
+
+    def _press_done(self, seat: int, available: int, outcome: PressResult | Exception,
+                    prior: int, asked: int | None) -> None:
+        if isinstance(outcome, UnknownPressOutcome):
+            self._problem(seat, f"The launcher lost count: {outcome}", prior + outcome.result.fired,
+                          retry=0, asked=outcome.result.asked)
+            return
+        if isinstance(outcome, Exception):
+            self._problem(seat, f"The launcher is not answering: {outcome}", prior, retry=-1,
+                          asked=asked)
+            return
+        total = prior + outcome.fired
+        wanted = asked if asked is not None else outcome.asked
+        result = PressResult(total, wanted, outcome.status, outcome.tension, outcome.detail)
+        if press_problem(result, available):
+            why = outcome.detail or str(outcome.status)
+            self._problem(seat, f"The launcher stopped after {total} of {wanted} cards "
+                                f"({why}).", total, retry=wanted - total, asked=wanted)
+            return
+        self.busy = False
+        self._perform(Action.press(seat), press=result)
+
+    def _problem(self, seat: int, message: str, fired: int, *, retry: int,
+                 asked: int | None) -> None:
+        screen = LauncherProblemScreen(message, fired=fired, can_retry=retry != 0)
+        self.push_screen(screen, partial(self._problem_answer, seat, fired, retry, asked))
+
+    def _problem_answer(self, seat: int, fired: int, retry: int, asked: int | None,
+                        answer: tuple[str, int] | None) -> None:
+        kind, count = answer or ("count", fired)
+        if kind == "retry" and retry > 0:
+            self.start_press(seat, retry=retry, prior=fired, asked=asked)
+        elif kind == "retry":
+            self.start_press(seat)  # not answering: press again from the start
+        else:
+            self.busy = False
+            self._perform(Action.press(seat), fired=count)
+
+    def _button_from_hardware(self) -> None:
+        """The launcher's own button (called from the hardware's thread)."""
+        if threading.get_ident() == self._main_thread:
+            self.hardware_button()
+        else:
+            self.call_from_thread(self.hardware_button)
+
+    def hardware_button(self) -> None:
+        game = self.session.game
+        seat = game.to_act
+        if self.busy or seat is None or not self.session.is_human(seat):
+            return
+        if self.screen is not self.table_screen:
+            return
+        self.viewer = seat if len(self.session.human_seats) == 1 else self.viewer
+        if seat == self.viewer:
+            self.human_act(Action.press(seat))
+
+    # -- rounds, help, quit -------------------------------------------------------------
+    def round_over(self) -> None:
+        if self.screen is not self.table_screen or self.table_screen is None:
+            return
+        s = self.session
+        game = s.game
+        if game.result is None:
+            return
+        result = s.finish_round()
+        m = s.match
+        names = [s.seat_name(seat) for seat in range(game.players)]
+        lines = [ScoreLine(names[i], len(game.hands[i]), result.round_points[i],
+                           result.scores[i], out=i in result.eliminated)
+                 for i in range(game.players)]
+        winner = None
+        if m.over:
+            w = m.winner
+            winner = " and ".join(m.names[p] for p in w) if isinstance(w, tuple) else (
+                m.names[w] if w is not None else None)
+        self.table_screen.write_log(f"{names[result.winner]} went out and wins the round!")
+        self.push_screen(ScoreboardScreen(f"{names[result.winner]} wins round {m.round_no}!",
+                                          lines, winner=winner, round_no=m.round_no,
+                                          target=m.options.target, mode=m.options.match),
+                         self._after_scoreboard)
+
+    def _after_scoreboard(self, choice: str | None) -> None:
+        if choice == "quit":
+            self.exit()
+            return
+        if choice == "new" and self.new_session is not None:
+            self.session.close()
+            self.session = self.new_session()
+            self.session.launcher.when_button_pressed = self._button_from_hardware
+        elif choice == "new":
+            self.exit()
+            return
+        self.session.start_round()
+        self._reacted_at = self._scheduled_at = -1
+        humans = self.session.human_seats
+        self.viewer = humans[0] if len(humans) == 1 else None
+        self.resumed = False
+        self._log_round_start()
+        self.advance()
+
+    def show_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def ask_quit(self) -> None:
+        save = self.config.save
+        hint = (f"The game is saved in {save};\n'uno-attack play --resume' goes on from here."
+                if save else "This game is not being saved.")
+        self.push_screen(QuitScreen(hint), self._quit_answer)
+
+    def _quit_answer(self, really: bool | None) -> None:
+        if really:
+            self.exit()
+
+    def on_unmount(self) -> None:
+        for timer in self._game_timers:
+            timer.stop()
+        self.session.close()
+
+    # -- what the status line says ----------------------------------------------------
+    def refresh_table(self) -> None:
+        if self.table_screen is not None and self.table_screen.is_mounted:
+            self.table_screen.refresh_table()
+
+    def status_text(self) -> str:
+        s = self.session
+        game = s.game
+        if self.message:
+            return f"⚠ {self.message}" if not self.message.startswith("UNO") else self.message
+        if self.busy:
+            return "The launcher is running…"
+        if game.over:
+            return "The round is over."
+        seat = game.to_act
+        assert seat is not None
+        name = s.seat_name(seat)
+        if seat != self.viewer:
+            owed = game.owed[0][1] if game.owed else None
+            if owed is not None:
+                what = "until a card fires" if owed == FIRE else f"{owed}×"
+                return f"{name} must press the launcher {what}."
+            return f"{name} is thinking…"
+        if game.phase is Phase.CHOOSE:
+            return "Name the colour of the wild starter."
+        if game.owed:
+            owed = game.owed[0][1]
+            what = ("until a card fires" if owed == FIRE
+                    else f"{owed} time{'s' if owed != 1 else ''}")
+            return f"You must press the launcher {what}: Space."
+        if game.phase is Phase.AFTER_PRESS:
+            return "Play a card that just fired (✓), or pass: p."
+        return "Your turn: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."

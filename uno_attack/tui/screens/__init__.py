@@ -1,0 +1,1 @@
+"""The screens of the game: the table and the dialogs over it."""

@@ -1,0 +1,34 @@
+"""How a card looks: its colours, and a short label so it reads without colour too."""
+
+from __future__ import annotations
+
+from rich.style import Style
+
+from uno_attack.cards import Card, Color
+
+#: (foreground, background) per colour; wilds are white on black.
+PALETTE: dict[Color | None, tuple[str, str]] = {
+    Color.RED: ("#ffffff", "#c62828"),
+    Color.YELLOW: ("#000000", "#f9d71c"),
+    Color.GREEN: ("#ffffff", "#2e7d32"),
+    Color.BLUE: ("#ffffff", "#1565c0"),
+    None: ("#ffffff", "#262626"),
+}
+
+SHORT = {"S": "Skip", "R": "Rev", "H": "Hit2", "D": "DAll", "T": "Trade",
+         "W": "Wild", "WA": "AllHt", "WF": "HFire"}
+
+
+def card_style(card: Card | Color | None, *, bold: bool = True) -> Style:
+    color = card.color if isinstance(card, Card) else card
+    fg, bg = PALETTE[color]
+    return Style(color=fg, bgcolor=bg, bold=bold)
+
+
+def short_label(card: Card) -> str:
+    """A few letters for the card's symbol: ``5``, ``Skip``, ``Wild``…"""
+    return SHORT.get(card.symbol, card.symbol)
+
+
+def color_name(color: Color | None) -> str:
+    return f"{color.label.upper()} ({color.letter})" if color is not None else "not named yet"

@@ -1,0 +1,97 @@
+"""The hand: a row (or rows) of coloured cards, playable ones marked, one selected.
+
+Drawn as one widget so it stays cheap to redraw after every action; a click is mapped
+back to the card under the pointer.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.events import Click
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from uno_attack.cards import Card
+from uno_attack.tui.widgets.cardfaces import card_style, short_label
+
+CARD_W = 6  # characters of one card
+GAP = 1
+ROW_H = 3   # lines of one row of cards: key line, code line, label line
+
+
+class HandView(Widget):
+    """A player's hand; posts :class:`HandView.Chosen` when a card is clicked."""
+
+    cards: reactive[tuple[Card, ...]] = reactive((), layout=True)
+    playable: reactive[frozenset[int]] = reactive(frozenset())
+    cursor: reactive[int] = reactive(0)
+    hidden: reactive[bool] = reactive(False)
+
+    class Chosen(Message):
+        """A card was clicked: play it."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def per_row(self, width: int | None = None) -> int:
+        width = self.size.width if width is None else width
+        return max(1, (width + GAP) // (CARD_W + GAP))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.hidden or not self.cards:
+            return 1
+        rows = -(-len(self.cards) // self.per_row(width))
+        return rows * ROW_H
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self.cards) - 1)) if self.cards else 0
+
+    def render(self) -> Text:
+        if self.hidden:
+            return Text("(hand hidden)", style="dim")
+        if not self.cards:
+            return Text("(no cards)", style="dim")
+        per_row = self.per_row()
+        out = Text()
+        for start in range(0, len(self.cards), per_row):
+            row = list(enumerate(self.cards))[start:start + per_row]
+            lines = [Text(), Text(), Text()]
+            for i, card in row:
+                key = str((i + 1) % 10) if i < 10 else " "
+                mark = "✓" if i in self.playable else " "
+                head = f"{key:>2} {mark}".ljust(CARD_W)
+                if i == self.cursor:
+                    lines[0].append(f"▶{key:>1} {mark}".ljust(CARD_W),
+                                    Style(reverse=True, bold=True))
+                else:
+                    lines[0].append(head, Style(color="green", bold=True) if mark == "✓"
+                                    else Style(dim=True))
+                face = card_style(card)
+                lines[1].append(f" {card.code:<{CARD_W - 1}}", face)
+                lines[2].append(f" {short_label(card):<{CARD_W - 1}}"[:CARD_W],
+                                card_style(card, bold=False))
+                for line in lines:
+                    line.append(" " * GAP)
+            for line in lines:
+                out.append_text(line)
+                out.append("\n")
+        out.rstrip()
+        return out
+
+    def index_at(self, x: int, y: int) -> int | None:
+        """The card under a point of the widget, if any."""
+        col, within = divmod(x, CARD_W + GAP)
+        if within >= CARD_W:
+            return None
+        index = (y // ROW_H) * self.per_row() + col
+        return index if 0 <= index < len(self.cards) and col < self.per_row() else None
+
+    def on_click(self, event: Click) -> None:
+        index = self.index_at(event.x, event.y)
+        if index is not None and not self.hidden:
+            self.cursor = index
+            self.post_message(self.Chosen(index))

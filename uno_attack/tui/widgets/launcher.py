@@ -1,0 +1,73 @@
+"""The launcher: the big button, tension building with each empty press, and a burst
+animation with how many cards fired (as the toy's lights and sounds do)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widget import Widget
+
+TENSION_STYLES = ("green", "yellow", "dark_orange", "bold red")
+BURST_FRAMES = ("  ·  ", " ·✦· ", "·✦✸✦·", "✦✸★✸✦", "✸ ★ ✸")
+
+
+class LauncherView(Widget):
+    """Reads the launcher's tension and the last press; posts ``Pressed`` on a click."""
+
+    tension: reactive[int] = reactive(0)
+    inside: reactive[int] = reactive(0)
+    busy: reactive[bool] = reactive(False)
+    last: reactive[str] = reactive("")
+    frame: reactive[int] = reactive(-1)
+
+    class Pressed(Message):
+        """The big button was clicked."""
+
+    def __init__(self, *, animate: bool = True, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.animate_bursts = animate
+        self._timer: Timer | None = None
+        self._burst = 0
+
+    def watch_tension(self, tension: int) -> None:
+        for level in range(4):
+            self.set_class(min(tension, 3) == level, f"-tension-{level}")
+
+    def fire(self, count: int) -> None:
+        """Play the burst animation for ``count`` cards (or none: one more empty press)."""
+        self._burst = count
+        self.last = (f"{count} CARD{'S' if count != 1 else ''} FIRED!" if count
+                     else "…nothing fired")
+        if not count or not self.animate_bursts:
+            self.frame = -1
+            return
+        if self._timer is not None:
+            self._timer.stop()
+        self.frame = 0
+        self._timer = self.set_interval(0.09, self._next_frame, repeat=len(BURST_FRAMES))
+
+    def _next_frame(self) -> None:
+        self.frame = self.frame + 1 if self.frame + 1 < len(BURST_FRAMES) else -1
+
+    def render(self) -> Text:
+        level = min(self.tension, 3)
+        style = TENSION_STYLES[level]
+        text = Text(justify="center")
+        label = "  ·  RUNNING  ·  " if self.busy else "(  PRESS  ␣  )"
+        text.append(f"╭{'─' * (len(label))}╮\n", style)
+        text.append(f"│{label}│\n", f"{style} reverse" if self.busy else f"bold {style}")
+        text.append(f"╰{'─' * (len(label))}╯\n", style)
+        lights = "●" * level + "○" * (3 - level)
+        text.append(f"tension {lights}\n", style)
+        if 0 <= self.frame < len(BURST_FRAMES):
+            text.append(f"{BURST_FRAMES[self.frame]} {self._burst}!\n", "bold magenta")
+        else:
+            text.append(f"{self.last}\n", "bold magenta" if "FIRED" in self.last else "dim")
+        text.append(f"{self.inside} cards inside", "dim")
+        return text
+
+    def on_click(self, event: Click) -> None:
+        self.post_message(self.Pressed())

@@ -1,0 +1,76 @@
+"""The other players around the table: name, cards, score, turn marker and UNO badge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """What the table shows of one seat."""
+
+    seat: int
+    name: str
+    cards: int
+    score: int
+    to_act: bool = False
+    uno: bool = False       # holds one card
+    catchable: bool = False  # holds one card and has not called UNO: catch now!
+    owes: str = ""
+
+
+class SeatBadge(Widget):
+    """One opponent; clicking it while it can be caught catches it."""
+
+    info: reactive[SeatInfo | None] = reactive(None)
+
+    class Clicked(Message):
+        def __init__(self, seat: int) -> None:
+            super().__init__()
+            self.seat = seat
+
+    def watch_info(self, info: SeatInfo | None) -> None:
+        self.set_class(bool(info and info.to_act), "-to-act")
+        self.set_class(bool(info and info.catchable), "-catchable")
+
+    def render(self) -> Text:
+        info = self.info
+        if info is None:
+            return Text()
+        text = Text()
+        text.append("▶ " if info.to_act else "  ", "bold")
+        text.append(info.name, "bold")
+        if info.uno:
+            text.append(" UNO!", "bold reverse red" if info.catchable else "bold yellow")
+        text.append(f"\n  {info.cards} card{'s' if info.cards != 1 else ''} · {info.score} pts")
+        if info.owes:
+            text.append(f" · {info.owes}", "italic")
+        return text
+
+    def on_click(self, event: Click) -> None:
+        if self.info is not None:
+            self.post_message(self.Clicked(self.info.seat))
+
+
+class SeatsBar(Horizontal):
+    """All opponents in a row, in seat order."""
+
+    def compose(self) -> ComposeResult:
+        return iter(())
+
+    def show(self, infos: list[SeatInfo]) -> None:
+        badges = list(self.query(SeatBadge))
+        if len(badges) != len(infos):
+            self.remove_children()
+            badges = [SeatBadge(classes="seat") for _ in infos]
+            self.mount_all(badges)
+        for badge, info in zip(badges, infos, strict=True):
+            badge.info = info
