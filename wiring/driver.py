@@ -136,6 +136,7 @@ class GpioEjector:
             return
         assert self.devices.motor is not None
         self.devices.motor.forward(duty)
+        log.debug("motor forward at duty %.2f", duty)
 
     def _motor_stop(self, run: _Run | None) -> None:
         if self.devices.motor is not None and not self.devices.motor.closed:

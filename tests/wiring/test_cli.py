@@ -1,0 +1,159 @@
+"""``uno-attack wiring`` and ``uno-attack launcher run`` as a user runs them: subprocesses."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+FAULT_BREAKS = {
+    "jam": "feed",
+    "empty": "feed",
+    "beam-stuck": "beam",
+    "button-dead": "button",
+    "motor-dead": "motor",
+    "bouncy-button": "button",
+}
+
+
+def uno_attack(*args: str, timeout: float = 60, **kwargs: object
+               ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "uno_attack", *args], capture_output=True,
+                          text=True, timeout=timeout, check=False, **kwargs)  # type: ignore
+
+
+def verdicts(stdout: str) -> dict[str, str]:
+    """Part -> verdict from the table ``wiring check`` prints."""
+    rows = stdout.split("what to look at", 1)[1].splitlines()[2:]
+    return {row.split()[0]: row.split()[1] for row in rows if row.strip()
+            and not row.startswith(("every", "failed"))}
+
+
+class TestWiringCheck:
+    def test_emulated_auto_passes_every_part(self) -> None:
+        run = uno_attack("wiring", "check", "--emulated", "--auto")
+        assert run.returncode == 0, run.stderr
+        assert verdicts(run.stdout) == {part: "pass" for part in
+                                        ("button", "beam", "motor", "feed", "led", "buzzer")}
+        assert "every part passed" in run.stdout
+
+    @pytest.mark.parametrize("fault", sorted(FAULT_BREAKS))
+    def test_each_fault_fails_exactly_its_part(self, fault: str) -> None:
+        run = uno_attack("wiring", "check", "--emulated", "--auto", "--fault", fault)
+        broken = FAULT_BREAKS[fault]
+        assert run.returncode == 1
+        table = verdicts(run.stdout)
+        assert [part for part, verdict in table.items() if verdict == "FAIL"] == [broken]
+        assert f"failed: {broken}" in run.stderr
+        assert all(v in ("pass", "skipped") for p, v in table.items() if p != broken)
+
+    def test_bad_pin_map_is_one_clean_line(self, tmp_path: Path) -> None:
+        pins = tmp_path / "pins.toml"
+        pins.write_text("[pins]\nbutton = 17\nmotor_in1 = 23\nmotor_in2 = 24\n"
+                        "motor_pwm = 17\nbeam = 27\n", encoding="utf-8")
+        run = uno_attack("wiring", "check", "--emulated", "--auto", "--pins", str(pins))
+        assert run.returncode == 2
+        assert run.stderr.strip() == (f"uno-attack wiring: error: {pins}: [pins] motor_pwm = "
+                                      "17: GPIO17 is already used by button")
+        assert "checking" not in run.stdout  # nothing was touched
+
+
+class TestWiringShow:
+    def test_terminal_and_svg(self, tmp_path: Path) -> None:
+        out = tmp_path / "wiring.svg"
+        run = uno_attack("wiring", "show", "--svg", str(out))
+        assert run.returncode == 0, run.stderr
+        assert "button GPIO17 11 ● ● 12 GPIO18 motor_pwm" in run.stdout
+        assert "beam GPIO27 13 ●" in run.stdout
+        texts = [t.text or "" for t in ET.parse(out).getroot().iter()
+                 if t.tag.endswith("text")]
+        assert "button — GPIO17 (11)" in texts
+        assert "GPIO18 (12) — motor_pwm" in texts
+        assert len([t for t in texts if "GPIO" in t and "—" in t]) == 8  # one per used pin
+
+
+class TestLauncherRun:
+    def test_runs_takes_presses_and_stops_on_sigterm(self) -> None:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uno_attack", "launcher", "run", "--launcher",
+             "gpio:emulated", "--policy", "fixed:2", "--seed", "4"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert proc.stdin is not None
+        assert proc.stderr is not None
+        lines: list[str] = []
+        pressed_three = threading.Event()
+
+        def read() -> None:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                lines.append(line)
+                if "press 3:" in line:
+                    pressed_three.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            proc.stdin.write("push\npush\npush\n")
+            proc.stdin.flush()
+            assert pressed_three.wait(30), "".join(lines)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        reader.join(10)
+        log = "".join(lines)
+        assert "ready: emulated GPIO launcher (fixed:2 policy)" in log
+        for n in (1, 2, 3):
+            assert f"press {n}: fired 2 of 2 (ok)" in log
+        assert "stopping: SIGTERM" in log
+        assert "stopped: motor off, pins released (closed)" in log
+        assert "Traceback" not in log
+
+    def test_stops_cleanly_on_ctrl_c_during_an_eject(self) -> None:
+        """SIGINT mid-burst: the eject reports stopped and the motor goes off."""
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uno_attack", "launcher", "run", "--launcher",
+             "gpio:emulated,scale=1", "--policy", "fixed:12", "-v"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert proc.stdin is not None
+        assert proc.stderr is not None
+        lines: list[str] = []
+        motor_on = threading.Event()
+
+        def read() -> None:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                lines.append(line)
+                if "ready:" in line:
+                    assert proc.stdin is not None
+                    proc.stdin.write("push\n")
+                    proc.stdin.flush()
+                if "motor forward" in line:
+                    motor_on.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            assert motor_on.wait(30), "".join(lines)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        reader.join(10)
+        log = "".join(lines)
+        assert "stopping: SIGINT" in log
+        assert "press 1: fired" in log
+        assert "(stopped)" in log
+        assert "stopped: motor off, pins released (closed)" in log
