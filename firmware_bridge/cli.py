@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     wire.add_argument("--drop", type=_rate, default=0.0, help="chance that a byte is lost")
     wire.add_argument("--repeat", type=_rate, default=0.0,
                       help="chance that a line arrives twice")
+    wire.add_argument("--lose", type=_rate, default=0.0, help="chance that a line is lost")
     wire.add_argument("--disconnect-every", type=_positive, metavar="SECONDS",
                       help="unplug the port for --disconnect-for seconds this often")
     wire.add_argument("--disconnect-for", type=_positive, default=0.3, metavar="SECONDS")
@@ -99,7 +100,8 @@ def emulate(args: argparse.Namespace) -> int:
         raise EmulatorOptionError("--disconnect-every needs --link: a new pty has a new name")
     board = EmulatedBoard(
         link=args.link, params=params, seed=args.seed, time_scale=args.time_scale,
-        faults=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat),
+        faults=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat,
+                          lose=args.lose),
         refill=not args.no_refill, log=args.log,
     )
     stop = threading.Event()

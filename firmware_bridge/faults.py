@@ -1,7 +1,7 @@
 """Line faults for the emulated board's serial link: noise, dropped bytes, repeated lines.
 
 They act on whole lines, in both directions, so a test can say "1 % of bytes" and mean it;
-the rates are per byte (noise, drop) and per line (repeat). Seeded: a failing soak replays.
+the rates are per byte (noise, drop) and per line (repeat, lose). Seeded: a failing soak replays.
 """
 
 from __future__ import annotations
@@ -17,16 +17,17 @@ class LinkFaults:
     noise: float = 0.0    # chance that a byte gets one bit flipped
     drop: float = 0.0     # chance that a byte is lost
     repeat: float = 0.0   # chance that a whole line arrives twice
+    lose: float = 0.0     # chance that a whole line is lost
 
     def __post_init__(self) -> None:
-        for name in ("noise", "drop", "repeat"):
+        for name in ("noise", "drop", "repeat", "lose"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"fault rate {name}={value!r} is not in 0…1")
 
     @property
     def any(self) -> bool:
-        return bool(self.noise or self.drop or self.repeat)
+        return bool(self.noise or self.drop or self.repeat or self.lose)
 
 
 @dataclass
@@ -36,6 +37,7 @@ class FaultCounts:
     flipped: int = 0
     dropped: int = 0
     repeated: int = 0
+    lost_lines: int = 0
 
 
 @dataclass
@@ -56,6 +58,9 @@ class LineMangler:
         self._partial = bytearray(rest)
         out = bytearray()
         for line in lines:
+            if self.rng.random() < self.faults.lose:
+                self.counts.lost_lines += 1
+                continue
             mangled = self._line(line + b"\n")
             out += mangled
             if self.rng.random() < self.faults.repeat:

@@ -41,6 +41,7 @@ PING_S = 1.0         # an idle host pings this often
 POLL_S = 0.5         # a running EJECT is re-asked after this long without a line
 EJECT_GRACE_S = 10.0  # past max_ms plus this, a board still "running" is not believed
 PING_MISSES = 3      # this many unanswered pings in a row: the board is gone
+MAX_TRIES = 4 * TRIES   # re-sends to a board that answers, but only with damaged lines
 READ_TIMEOUT_S = 0.02
 REOPEN_S = 0.05      # a lost port is retried this often
 
@@ -121,6 +122,9 @@ class UlpLink:
         self._threads: list[threading.Thread] = []
         self._events: queue.Queue[int | None] = queue.Queue()
         self._ejecting: int | None = None
+        self.last_eject_id: int | None = None
+        self._heard = 0                # every line received, damaged ones too
+        self._damaged = 0              # damaged lines here, and ``ERR - crc`` from the board
         self._closed = False
 
     # -- open and close -------------------------------------------------------------------
@@ -215,14 +219,22 @@ class UlpLink:
         assert rid is not None
         delay = self.retry_s
         answered = False
+        silent = 0
         try:
-            for attempt in range(self.tries):
+            for attempt in range(MAX_TRIES):
+                heard, damaged = self._heard, self._damaged
                 self._write(ulp.frame(payload), resend=attempt > 0)
-                reply = self._wait(rid, accept | {"ERR"}, delay)
+                reply = self._wait(rid, accept | {"ERR"}, delay, damaged)
                 if reply is not None:
                     answered = True
                     return reply
-                delay *= 2
+                if self._damaged != damaged:
+                    continue  # our line or its reply was damaged: ask again at once
+                if self._heard == heard:
+                    silent += 1  # not a line, not even a damaged one: count it
+                    if silent >= self.tries:
+                        break
+                delay = min(delay * 2, self.retry_s * 16)
         finally:
             if not (keep and answered):
                 self._forget(rid)
@@ -248,11 +260,15 @@ class UlpLink:
         if self._need_hello or self.info is None:
             self.hello()
 
-    def _wait(self, rid: int, verbs: set[str], timeout: float) -> ulp.Message | None:
-        """Take the first reply to ``rid`` with one of ``verbs``; None on timeout."""
+    def _wait(self, rid: int, verbs: set[str], timeout: float,
+              damaged: int | None = None) -> ulp.Message | None:
+        """Take the first reply to ``rid`` with one of ``verbs``; None on timeout, or as soon
+        as a damaged line comes when ``damaged`` (the count before) is given."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while not self._stop.is_set():
+                if damaged is not None and self._damaged != damaged:
+                    return None
                 for msg in self._inbox.get(rid, ()):
                     if msg.verb in verbs:
                         self._inbox[rid].remove(msg)
@@ -270,12 +286,13 @@ class UlpLink:
         self.ensure_hello()
         epoch = self.epoch
         rid = self._take_id()
-        self._ejecting = rid
+        self._ejecting = self.last_eject_id = rid
         payload = ulp.eject(rid, count, max_ms)
         delay = self.retry_s
-        unanswered = busy = seen = 0
+        unanswered = busy = seen = tries = 0
         deadline = time.monotonic() + max_ms / 1000 + EJECT_GRACE_S
         try:
+            heard, damaged = self._heard, self._damaged
             self._write(ulp.frame(payload))
             while True:
                 if time.monotonic() > deadline:
@@ -287,7 +304,7 @@ class UlpLink:
                 with self._cond:
                     self._cond.wait_for(
                         lambda: self._stop.is_set() or self.epoch != epoch
-                        or self._has(rid, ("DONE", "ERR"))
+                        or self._has(rid, ("DONE", "ERR")) or self._damaged != damaged
                         or self._activity.get(rid, 0) != seen, delay)
                     if self.epoch != epoch:
                         return self._cards.get(rid, 0), "unknown", self._reboot_detail(rid)
@@ -306,12 +323,16 @@ class UlpLink:
                     busy += 1  # refused, so not remembered: asking again is safe
                     self._stop.wait(delay)
                 elif active:  # OK or CARD: it runs; wait on, re-asking only after silence
-                    unanswered, delay = 0, max(self.retry_s, self.poll_s)
+                    unanswered, tries, delay = 0, 0, max(self.retry_s, self.poll_s)
                     continue
+                elif self._damaged != damaged:
+                    tries += 1  # a line was damaged, maybe the DONE: re-ask at once
                 else:
-                    unanswered += 1
-                    delay *= 2
-                    if unanswered >= self.tries:
+                    if self._heard == heard:
+                        unanswered += 1  # a board sending damaged lines is still there
+                    tries += 1
+                    delay = min(delay * 2, self.retry_s * 16)
+                    if unanswered >= self.tries or tries >= MAX_TRIES:
                         self.gone = True
                         return self._cards.get(rid, 0), "unknown", self._lost_detail(rid)
                 try:  # a re-ask: only to the very board that took the first ask
@@ -320,6 +341,7 @@ class UlpLink:
                     return self._cards.get(rid, 0), "unknown", self._lost_detail(rid)
                 if self.epoch != epoch:
                     return self._cards.get(rid, 0), "unknown", self._reboot_detail(rid)
+                heard, damaged = self._heard, self._damaged
                 self._write(ulp.frame(payload), resend=True)
         finally:
             self._ejecting = None
@@ -433,6 +455,7 @@ class UlpLink:
         self._send_flush()
 
     def _line(self, line: bytes) -> None:
+        self._heard += 1
         try:
             payload = ulp.unframe(line)
             if payload is None:
@@ -440,6 +463,9 @@ class UlpLink:
             msg = ulp.parse_device(payload)
         except ulp.ProtocolError:
             self.stats.bad_lines += 1
+            with self._cond:
+                self._damaged += 1
+                self._cond.notify_all()
             return
         self.stats.received += 1
         with self._cond:
@@ -461,6 +487,7 @@ class UlpLink:
         elif verb == "ERR" and rid is None:
             if msg.fields["code"] == "crc":
                 self.stats.crc_errors += 1
+                self._damaged += 1
         elif rid is not None and rid in self._inbox:
             if verb == "CARD":
                 self._cards[rid] = max(self._cards.get(rid, 0), msg.fields["n"])
