@@ -57,6 +57,7 @@ class UnoAttackApp(App[None]):
         self._main_thread = threading.get_ident()
         self._game_timers: list[Timer] = []
         self.table_screen: TableScreen | None = None
+        self.log_lines: list[str] = []  # everything the log showed, unwrapped
 
     # -- start ----------------------------------------------------------------------
     async def on_mount(self) -> None:
@@ -76,18 +77,23 @@ class UnoAttackApp(App[None]):
         game = s.game
         steps = len(s.table.record.steps) if s.table else 0
         if self.resumed:
-            screen.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
+            self.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
         else:
-            screen.write_log(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
+            self.write_log(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
                              f"{game.top.name} starts.")
         if s.table is not None:
             for event in s.table.events[-8:] if self.resumed else ():
-                screen.write_log(event.describe())
+                self.write_log(event.describe())
 
     @property
     def steps(self) -> int:
         table = self.session.table
         return len(table.record.steps) if table is not None else 0
+
+    def write_log(self, line: str) -> None:
+        self.log_lines.append(line)
+        if self.table_screen is not None:
+            self.table_screen.write_log(line)
 
     # -- the flow -------------------------------------------------------------------
     def advance(self) -> None:
@@ -182,7 +188,7 @@ class UnoAttackApp(App[None]):
     def _after_event(self, event: TableEvent) -> None:
         screen = self.table_screen
         assert screen is not None
-        screen.write_log(event.describe())
+        self.write_log(event.describe())
         if event.action.verb is Verb.PRESS:
             from uno_attack.tui.widgets.launcher import LauncherView
 
@@ -397,7 +403,7 @@ class UnoAttackApp(App[None]):
             w = m.winner
             winner = " and ".join(m.names[p] for p in w) if isinstance(w, tuple) else (
                 m.names[w] if w is not None else None)
-        self.table_screen.write_log(f"{names[result.winner]} went out and wins the round!")
+        self.write_log(f"{names[result.winner]} went out and wins the round!")
         self.push_screen(ScoreboardScreen(f"{names[result.winner]} wins round {m.round_no}!",
                                           lines, winner=winner, round_no=m.round_no,
                                           target=m.options.target, mode=m.options.match),

@@ -166,6 +166,19 @@ class Session:
                            reload_rng=self.match.reload_rng(), journal=self.config.save)
         return self.table
 
+    def use_deal(self, record: Transcript) -> Table:
+        """Play a given deal (a transcript's set-up) as the next round: a test's or a bug
+        report's table, with the same journal and players as a dealt round."""
+        if self.table is not None:
+            self.presses_before += len(self.table.record.fires)
+        self.match.round_no += 1
+        self.match.dealer = self.match.active[record.dealer]
+        record.meta.update(self._meta())
+        self.players = self._make_players()
+        self.table = Table(record.new_round(), self.players, self.launcher, record,
+                           reload_rng=self.match.reload_rng(), journal=self.config.save)
+        return self.table
+
     def finish_round(self) -> RoundResult:
         """Carry the finished round into the match (scores, next dealer, eliminations)."""
         result = self.game.result

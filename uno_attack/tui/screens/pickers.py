@@ -52,9 +52,15 @@ class ChoiceScreen(ModalScreen[T | None], Generic[T]):
 
     def on_key(self, event: Key) -> None:
         key = (event.character or "").lower()
-        if key and key in self.keys:
+        index = self.index_for_key(key) if key else None
+        if index is not None:
             event.stop()
-            self.dismiss(self.choices[self.keys.index(key)][1])
+            event.prevent_default()
+            self.dismiss(self.choices[index][1])
+
+    def index_for_key(self, key: str) -> int | None:
+        """The choice a typed key picks, if any."""
+        return self.keys.index(key) if key in self.keys else None
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -69,13 +75,10 @@ class ColorPicker(ChoiceScreen[Color]):
                          keys=[c.letter.lower() for c in COLORS],
                          classes=[f"color-{c.label}" for c in COLORS])
 
-    def on_key(self, event: Key) -> None:
-        digit = event.character or ""
-        if digit in "1234" and digit:
-            event.stop()
-            self.dismiss(COLORS[int(digit) - 1])
-            return
-        super().on_key(event)
+    def index_for_key(self, key: str) -> int | None:
+        if key in ("1", "2", "3", "4"):
+            return int(key) - 1
+        return super().index_for_key(key)
 
 
 class SeatPicker(ChoiceScreen[int]):

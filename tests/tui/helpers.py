@@ -1,0 +1,89 @@
+"""Building the game app for a test and waiting for it without sleeping."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from uno_attack.cards import parse_cards
+from uno_attack.launcher import Launcher
+from uno_attack.options import Options
+from uno_attack.transcript import Transcript
+from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.session import GameConfig, Session
+
+
+def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
+         launcher: str = "", options: Options | None = None) -> Transcript:
+    """A hand-made deal: hands as card codes separated by spaces, seat 0 first."""
+    players = len(hands)
+    return Transcript(
+        name="test deal", players=players,
+        dealer=players - 1 if dealer is None else dealer,  # seat 0 acts first
+        hands=[parse_cards(h.split()) for h in hands], starter=parse_cards([starter]),
+        launcher=parse_cards(launcher.split()), options=options or Options())
+
+
+def make_app(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: int = 4,
+             bots: str = "basic", launcher: str = "fixed:1", seed: int = 1,
+             the_deal: Transcript | None = None, launcher_object: Launcher | None = None,
+             catch_delay: float = 0.0, options: Options | None = None) -> UnoAttackApp:
+    """The app as ``uno-attack play`` builds it, with no delays and no animation."""
+    config = GameConfig(humans=list(humans), players=players, bots=bots, launcher=launcher,
+                        seed=seed, save=tmp_path / "game.json", bot_delay=0.0,
+                        catch_delay=catch_delay, animate=False, options=options or Options())
+    session = Session(config, launcher=launcher_object)
+    if the_deal is not None:
+        session.use_deal(the_deal)
+    else:
+        session.start_round()
+    return UnoAttackApp(session)
+
+
+async def settle(pilot: Pilot[Any], until: Callable[[], bool] | None = None,
+                 *, rounds: int = 100) -> None:
+    """Let timers, workers and screens run until ``until()`` holds (or all is quiet)."""
+    app = pilot.app
+    assert isinstance(app, UnoAttackApp)
+    check = until or (lambda: waiting_for_person(app))
+    for _ in range(rounds):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if check():
+            await pilot.pause()
+            return
+    raise AssertionError(f"condition never held: {check}")
+
+
+def waiting_for_person(app: UnoAttackApp) -> bool:
+    """True when only a person can move the game on (or a dialog is up)."""
+    if app.table_screen is None or app.busy:
+        return False
+    if app.screen is not app.table_screen:
+        return True
+    game = app.session.game
+    if game.over:
+        return False  # the scoreboard is about to open
+    seat = game.to_act
+    return seat is not None and app.session.is_human(seat)
+
+
+def run(test: Callable[[Pilot[Any]], Awaitable[None]], app: UnoAttackApp,
+        size: tuple[int, int] = (80, 24)) -> None:
+    """Run an async test body against the app (no pytest-asyncio needed)."""
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await test(pilot)
+
+    asyncio.run(main())
+
+
+def log_text(app: UnoAttackApp) -> str:
+    return "\n".join(app.log_lines)
