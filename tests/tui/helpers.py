@@ -18,14 +18,14 @@ from uno_attack.tui.session import GameConfig, Session
 
 
 def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
-         launcher: str = "", options: Options | None = None) -> Transcript:
+         launcher: str = "") -> Transcript:
     """A hand-made deal: hands as card codes separated by spaces, seat 0 first."""
     players = len(hands)
     return Transcript(
         name="test deal", players=players,
         dealer=players - 1 if dealer is None else dealer,  # seat 0 acts first
         hands=[parse_cards(h.split()) for h in hands], starter=parse_cards([starter]),
-        launcher=parse_cards(launcher.split()), options=options or Options())
+        launcher=parse_cards(launcher.split()))
 
 
 def make_app(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: int = 4,

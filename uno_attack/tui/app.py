@@ -64,7 +64,7 @@ class UnoAttackApp(App[None]):
         self._main_thread = threading.get_ident()
         self.session.launcher.when_button_pressed = self._button_from_hardware
         humans = self.session.human_seats
-        self.viewer = humans[0] if humans else None
+        self.viewer = humans[0] if len(humans) == 1 else None
         self.table_screen = TableScreen()
         await self.push_screen(self.table_screen)
         self._log_round_start()

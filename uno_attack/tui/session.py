@@ -173,6 +173,7 @@ class Session:
             self.presses_before += len(self.table.record.fires)
         self.match.round_no += 1
         self.match.dealer = self.match.active[record.dealer]
+        record.options = self.match.options
         record.meta.update(self._meta())
         self.players = self._make_players()
         self.table = Table(record.new_round(), self.players, self.launcher, record,

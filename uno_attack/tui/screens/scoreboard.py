@@ -44,6 +44,7 @@ class ScoreboardScreen(ModalScreen[str]):
             yield Label(self.title_text, classes="dialog-title")
             yield Label(f"Round {self.round_no} · {self.mode} match to {self.target}")
             table: DataTable[str] = DataTable(cursor_type="none", zebra_stripes=True)
+            table.can_focus = False
             table.add_columns("player", "cards left", "this round", "total")
             for line in self.lines:
                 name = line.name + (" (out)" if line.out else "")
@@ -58,6 +59,9 @@ class ScoreboardScreen(ModalScreen[str]):
                 else:
                     yield Button("New match (Enter)", id="new", variant="primary")
                 yield Button("Quit (q)", id="quit")
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -1,0 +1,161 @@
+"""Whole rounds, played by the keyboard alone and by the mouse alone, to the scoreboard."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Button
+from textual.widgets._footer import FooterKey
+
+from tests.tui.helpers import deal, log_text, make_app, run, settle
+from uno_attack.actions import Verb
+from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.screens.dialogs import HandoffScreen
+from uno_attack.tui.screens.pickers import ChoiceScreen
+from uno_attack.tui.screens.scoreboard import ScoreboardScreen
+from uno_attack.tui.widgets.hand import CARD_W, GAP, ROW_H, HandView
+from uno_attack.tui.widgets.launcher import LauncherView
+
+
+def _my_move(app: UnoAttackApp) -> tuple[str, int]:
+    """What the test player does now: ("play", card index), ("uno", 0) or ("press", 0)."""
+    game = app.session.game
+    seat = app.viewer
+    assert seat is not None
+    assert seat == game.to_act
+    plays = [a for a in game.legal_actions(seat) if a.verb is Verb.PLAY]
+    if plays:
+        card = plays[0].card
+        if not app.uno_armed and game.hand_after(plays[0]) == 1:
+            return "uno", 0
+        return "play", game.hands[seat].index(card)
+    return "press", 0
+
+
+async def play_round_by_keys(pilot: Pilot[Any], app: UnoAttackApp) -> ScoreboardScreen:
+    for _ in range(400):
+        await settle(pilot)
+        screen = app.screen
+        if isinstance(screen, ScoreboardScreen):
+            return screen
+        if isinstance(screen, ChoiceScreen):
+            await pilot.press("1")
+            continue
+        if isinstance(screen, HandoffScreen):
+            await pilot.press("enter")
+            continue
+        move, index = _my_move(app)
+        if move == "play":
+            hand = app.table_screen.query_one(HandView)
+            if index < 10:
+                await pilot.press(str((index + 1) % 10))
+            else:
+                await pilot.press(*["right"] * (index - hand.cursor), "enter")
+        else:
+            await pilot.press("u" if move == "uno" else "space")
+    raise AssertionError("the round did not end")
+
+
+async def play_round_by_mouse(pilot: Pilot[Any], app: UnoAttackApp) -> ScoreboardScreen:
+    for _ in range(400):
+        await settle(pilot)
+        screen = app.screen
+        if isinstance(screen, ScoreboardScreen):
+            return screen
+        if isinstance(screen, ChoiceScreen | HandoffScreen):
+            await pilot.click(screen.query(Button).first())
+            continue
+        move, index = _my_move(app)
+        table = app.table_screen
+        if move == "play":
+            hand = table.query_one(HandView)
+            row, col = divmod(index, hand.per_row())
+            await pilot.click(hand, offset=(col * (CARD_W + GAP) + 2, row * ROW_H + 1))
+        elif move == "uno":
+            uno = next(k for k in table.query(FooterKey) if k.key == "u")
+            await pilot.click(uno)
+        else:
+            await pilot.click(table.query_one(LauncherView), offset=(8, 1))
+    raise AssertionError("the round did not end")
+
+
+def test_a_whole_round_by_keyboard_then_the_next_round(tmp_path: Path) -> None:
+    app = make_app(tmp_path, launcher="sim", seed=7)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        board = await play_round_by_keys(pilot, app)
+        result = app.session.match.history[-1]
+        assert sum(result.round_points) > 0
+        assert "wins round 1" in board.title_text
+        assert "went out and wins the round" in log_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.match.round_no == 2
+        saved = json.loads((tmp_path / "game.json").read_text())
+        assert saved["meta"]["round"] == 2
+        assert saved["meta"]["match"]["scores"] == list(app.session.match.scores)
+
+    run(body, app)
+
+
+def test_a_whole_round_by_mouse(tmp_path: Path) -> None:
+    app = make_app(tmp_path, launcher="sim", seed=11, players=3)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        board = await play_round_by_mouse(pilot, app)
+        assert board.lines
+        assert app.session.match.history
+        await pilot.click(board.query_one("#next", Button))
+        await settle(pilot)
+        assert app.session.match.round_no == 2
+
+    run(body, app)
+
+
+def test_going_out_shows_the_scoreboard_and_the_match_winner(tmp_path: Path) -> None:
+    from uno_attack.options import Options
+
+    app = make_app(tmp_path, players=2, options=Options(match="single"),
+                   the_deal=deal(["R5 G7", "B1 B2 WA"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("u", "1")  # R5 with UNO; the bot presses; then G7 goes out?
+        await settle(pilot)
+        while not isinstance(app.screen, ScoreboardScreen):
+            move, index = _my_move(app)
+            await pilot.press(str(index + 1) if move == "play" else
+                              ("u" if move == "uno" else "space"))
+            await settle(pilot)
+        board = app.screen
+        assert isinstance(board, ScoreboardScreen)
+        assert board.winner is not None
+        assert app.session.match.over
+
+    run(body, app)
+
+
+def test_hot_seat_hides_the_hand_until_the_next_player_is_ready(tmp_path: Path) -> None:
+    app = make_app(tmp_path, humans=("Ann", "Bob"), players=3,
+                   the_deal=deal(["R5 G7 G8", "R6 B7 B8", "Y1 Y2 Y3"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, HandoffScreen)
+        assert app.screen.player == "Ann"
+        assert app.viewer is None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.viewer == 0
+        await pilot.press("1")  # Ann plays R5; Bob is next
+        await settle(pilot)
+        assert isinstance(app.screen, HandoffScreen)
+        assert app.screen.player == "Bob"
+        assert app.table_screen.query_one(HandView).hidden
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.viewer == 1
+        assert list(app.table_screen.query_one(HandView).cards) == app.session.game.hands[1]
+
+    run(body, app)
