@@ -265,6 +265,9 @@ class Round:
         seat = action.seat
         if not 0 <= seat < self.players:
             return f"there is no seat {seat} (seats are 0…{self.players - 1})"
+        shape = _shape_problem(action)
+        if shape is not None:
+            return shape
         to_act = self.to_act
         if to_act is None:
             return f"the round is over (seat {self.winner} went out)"
@@ -577,3 +580,20 @@ def _seat_plays(players: int) -> tuple[dict[Card, tuple[Action, ...]], ...]:
     """For each seat, every card's ways to be played, made once per table size."""
     return tuple({card: _play_actions(players, seat, card) for card in ALL_CARDS}
                  for seat in range(players))
+
+
+def _shape_problem(action: Action) -> str | None:
+    """What an action carries that its verb does not take (for actions built in code)."""
+    verb = action.verb
+    if action.uno and verb is not Verb.PLAY:
+        return f"only a play can carry an UNO call, not '{verb}'"
+    if verb is not Verb.PLAY and action.card is not None:
+        return f"'{verb}' takes no card"
+    if verb is Verb.CHOOSE:
+        return None if action.color is not None and action.target is None else (
+            "'choose' names one colour and nothing else")
+    if verb is Verb.CATCH:
+        return None if action.color is None else "'catch' names a seat, not a colour"
+    if verb is not Verb.PLAY and (action.color is not None or action.target is not None):
+        return f"'{verb}' takes no arguments"
+    return None

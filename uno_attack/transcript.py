@@ -270,7 +270,7 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     fires_raw = data.get("fires", [])
     if not isinstance(fires_raw, list):
         raise check.fail("fires", fires_raw, "expected a list of counts")
-    fires = [check.integer(f"fires[{i}]", v, 0, 112) for i, v in enumerate(fires_raw)]
+    fires = [check.integer(f"fires[{i}]", v, 0, 2**31 - 1) for i, v in enumerate(fires_raw)]
     scores = _scores(check, data.get("match"), players)
     reloads = None
     if "reloads" in data:

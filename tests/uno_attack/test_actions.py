@@ -15,7 +15,7 @@ def test_round_trip(text: str) -> None:
     action = Action.parse(text)
     assert str(action) == text
     assert Action.parse(str(action)) == action
-    assert eval(repr(action)) == action  # noqa: S307 - repr rebuilds the object
+    assert eval(repr(action)) == action
 
 
 def test_fields() -> None:
