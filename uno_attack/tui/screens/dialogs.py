@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Markdown
 
@@ -87,7 +88,7 @@ class LauncherProblemScreen(ModalScreen[tuple[str, int]]):
     Returns ``("retry", 0)`` or ``("count", n)``.
     """
 
-    BINDINGS = [Binding("r", "retry", "Retry", priority=True)]  # noqa: RUF012
+    BINDINGS = [Binding("r", "retry", "Retry")]  # noqa: RUF012
 
     def __init__(self, message: str, *, fired: int, can_retry: bool = True) -> None:
         super().__init__()
@@ -100,7 +101,7 @@ class LauncherProblemScreen(ModalScreen[tuple[str, int]]):
             yield Label("Launcher problem", classes="dialog-title")
             yield Label(self.message, id="problem-message")
             yield Label("How many cards came out in all? Type it and press Enter, or retry.")
-            yield Input(str(self.fired), id="count", type="integer")
+            yield Input(placeholder=f"{self.fired} (counted so far)", id="count", type="integer")
             with Horizontal(classes="buttons"):
                 yield Button("Retry (r)", id="retry", variant="warning",
                              disabled=not self.can_retry)
@@ -108,10 +109,23 @@ class LauncherProblemScreen(ModalScreen[tuple[str, int]]):
             yield Label("", id="problem-error", classes="error")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        if self.can_retry:
+            self.query_one("#retry", Button).focus()
+        else:
+            self.query_one(Input).focus()
+
+    def on_key(self, event: Key) -> None:
+        """A digit typed anywhere goes into the count (Retry keeps the focus for ``r``)."""
+        box = self.query_one(Input)
+        digit = event.character or ""
+        if digit.isdigit() and not box.has_focus:
+            event.stop()
+            box.focus()
+            box.value += digit
+            box.cursor_position = len(box.value)
 
     def _submit_count(self) -> None:
-        text = self.query_one(Input).value.strip()
+        text = self.query_one(Input).value.strip() or str(self.fired)
         if not text.isdigit():
             self.query_one("#problem-error", Label).update(f"{text!r} is not a count of cards")
             return

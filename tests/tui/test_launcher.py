@@ -1,0 +1,141 @@
+"""The launcher in the game: thread workers, problems with a way on, the hardware button."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from tests.tui.helpers import deal, log_text, make_app, run, settle
+from uno_attack.launcher import EjectStatus, Launcher, LauncherNotResponding, PressResult
+from uno_attack.transcript import load
+from uno_attack.tui.screens.dialogs import HelpScreen, LauncherProblemScreen, QuitScreen
+from uno_attack.tui.widgets.launcher import LauncherView
+
+Outcome = PressResult | Exception
+
+
+class TroubledLauncher(Launcher):
+    """Answers presses from a list; a retry ejects what is asked; may block until released."""
+
+    def __init__(self, outcomes: list[Outcome], *, gate: threading.Event | None = None) -> None:
+        super().__init__()
+        self.outcomes = outcomes
+        self.ejected: list[int] = []
+        self.gate = gate
+
+    @property
+    def tension(self) -> int:
+        return 0
+
+    def press(self, *, available: int | None = None) -> PressResult:
+        if self.gate is not None:
+            self.gate.wait(5)
+        outcome = self.outcomes.pop(0) if self.outcomes else PressResult(0, 0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    def eject(self, count: int, *, available: int | None = None) -> PressResult:
+        self.ejected.append(count)
+        return PressResult(count, count)
+
+
+def _app(tmp_path: Path, launcher: Launcher) -> Any:
+    return make_app(tmp_path, players=2, launcher_object=launcher,
+                    the_deal=deal(["R5 B7", "G1 G2 G3"], "Y3", launcher="B1 B2 B3 B4 B5"))
+
+
+def test_a_jam_offers_a_retry_that_ejects_the_rest(tmp_path: Path) -> None:
+    launcher = TroubledLauncher([PressResult(1, 3, EjectStatus.JAM, detail="jammed")])
+    app = _app(tmp_path, launcher)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("space")
+        await settle(pilot, lambda: isinstance(app.screen, LauncherProblemScreen))
+        assert "stopped after 1 of 3 cards (jammed)" in app.screen.message
+        await pilot.press("r")
+        await settle(pilot, lambda: "3 cards fired" in log_text(app))
+        assert launcher.ejected == [2]
+        assert load(tmp_path / "game.json").fires == [3]
+
+    run(body, app)
+
+
+def test_a_launcher_not_answering_takes_the_count_by_hand(tmp_path: Path) -> None:
+    launcher = TroubledLauncher([LauncherNotResponding("no answer on /dev/ttyACM0")])
+    app = _app(tmp_path, launcher)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("space")
+        await settle(pilot, lambda: isinstance(app.screen, LauncherProblemScreen))
+        assert "not answering" in app.screen.message
+        await pilot.press("2", "enter")
+        await settle(pilot, lambda: "2 cards fired" in log_text(app))
+        assert len(app.session.game.hands[0]) == 4
+
+    run(body, app)
+
+
+def test_an_unknown_outcome_asks_how_many_came_out(tmp_path: Path) -> None:
+    launcher = TroubledLauncher([PressResult(1, 4, EjectStatus.UNKNOWN, detail="board reset")])
+    app = _app(tmp_path, launcher)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("space")
+        await settle(pilot, lambda: isinstance(app.screen, LauncherProblemScreen))
+        assert "lost count" in app.screen.message
+        await pilot.press("enter")  # the counted 1 is right
+        await settle(pilot, lambda: "1 card fired" in log_text(app))
+
+    run(body, app)
+
+
+def test_the_screen_stays_alive_while_the_motor_runs(tmp_path: Path) -> None:
+    gate = threading.Event()
+    launcher = TroubledLauncher([PressResult(2, 2)], gate=gate)
+    app = _app(tmp_path, launcher)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.busy
+        assert app.table_screen.query_one(LauncherView).busy
+        await pilot.press("question_mark")  # the UI still answers keys
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        gate.set()
+        await settle(pilot, lambda: "2 cards fired" in log_text(app))
+        assert not app.busy
+
+    run(body, app)
+
+
+def test_the_hardware_button_is_the_acting_players_press(tmp_path: Path) -> None:
+    launcher = TroubledLauncher([PressResult(1, 1)])
+    app = _app(tmp_path, launcher)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await asyncio.to_thread(launcher.button_pressed)  # from the hardware's own thread
+        await settle(pilot, lambda: "You pressed the launcher: 1 card fired" in log_text(app))
+
+    run(body, app)
+
+
+def test_quit_asks_first(tmp_path: Path) -> None:
+    app = _app(tmp_path, TroubledLauncher([]))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        assert "--resume" in app.screen.save_hint
+        await pilot.press("n")
+        assert not isinstance(app.screen, QuitScreen)
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert app._exit
+
+    run(body, app)
