@@ -18,9 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sim_launcher.policies import BurstPolicy
-
 from firmware_bridge.host import UlpLink
+from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import (
     EjectResult,

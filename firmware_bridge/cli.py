@@ -16,10 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
-from sim_launcher.physical import DispenserParams
-
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.faults import LinkFaults
+from sim_launcher.physical import DispenserParams
 from uno_attack.errors import UnoAttackError
 
 

@@ -27,11 +27,10 @@ import tty
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim_launcher.physical import DispenserModel, DispenserParams
-
 from firmware_bridge.faults import FaultCounts, LineMangler, LinkFaults
 from firmware_bridge.firmware import board
 from firmware_bridge.firmware.hal import Hal
+from sim_launcher.physical import DispenserModel, DispenserParams
 
 ACTIVE_STEP_MS = 5.0       # the longest model step while the firmware has a timer running
 BUTTON_HOLD_MS = 60.0      # an emulated finger holds the button this long

@@ -304,8 +304,8 @@ class UlpLink:
                 with self._cond:
                     self._cond.wait_for(
                         lambda: self._stop.is_set() or self.epoch != epoch
-                        or self._has(rid, ("DONE", "ERR")) or self._damaged != damaged
-                        or self._activity.get(rid, 0) != seen, delay)
+                        or self._has(rid, ("DONE", "ERR")) or self._damaged != damaged  # noqa: B023
+                        or self._activity.get(rid, 0) != seen, delay)  # noqa: B023
                     if self.epoch != epoch:
                         return self._cards.get(rid, 0), "unknown", self._reboot_detail(rid)
                     done = self._take(rid, "DONE")
@@ -414,7 +414,7 @@ class UlpLink:
         while not self._stop.is_set():
             ser = self._serial
             if ser is None:
-                if not self.reconnect or self._stop.wait(REOPEN_S):
+                if self._stop.wait(REOPEN_S) or not self.reconnect:
                     continue
                 self._reopen()
                 buffer.clear()

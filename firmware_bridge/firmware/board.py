@@ -1,4 +1,3 @@
-# ruff: noqa: UP031
 """The dispenser firmware's logic: ULP/1 commands, the closed-loop eject, button, faults.
 
 It talks to hardware only through a :class:`hal.Hal` and to time only through

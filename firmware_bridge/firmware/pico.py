@@ -1,3 +1,4 @@
+# ruff: noqa: UP031
 """The Raspberry Pi Pico (RP2040) HAL and main loop: MicroPython only.
 
 Pins (GP numbers) are the defaults of ``docs/firmware.md``; change ``PINS`` to rewire.
@@ -7,12 +8,13 @@ noisy byte 0x03 cannot stop it with the motor on; hold the button while plugging
 in to get the REPL instead (for ``mpremote``).
 """
 
-import machine
-import micropython
 import os
 import select
 import sys
 import time
+
+import machine
+import micropython
 
 from . import board
 from .hal import Hal

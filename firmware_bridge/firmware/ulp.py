@@ -1,4 +1,4 @@
-# ruff: noqa: UP031
+# ruff: noqa: UP031, SIM110, B905
 """ULP/1 codec: framing, CRC and the text of every request, reply and event.
 
 It lives in the firmware package because the board runs this very file: it must stay

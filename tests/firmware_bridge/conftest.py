@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import serial
-from sim_launcher.physical import DispenserParams
 
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.firmware import ulp
 from firmware_bridge.host import UlpLink
+from sim_launcher.physical import DispenserParams
 
 FAST = 20.0  # model time runs this many times faster than real time
 
@@ -65,7 +65,7 @@ class Terminal:
         self.serial.close()
 
 
-def wait_for(predicate, timeout: float = 5.0) -> bool:  # noqa: ANN001 - a test helper
+def wait_for(predicate: Callable[[], object], timeout: float = 5.0) -> bool:
     """Wait on a condition, never on a fixed sleep."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sim_launcher.physical import DispenserParams
 
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.firmware import board as fw
 from firmware_bridge.firmware import ulp
+from sim_launcher.physical import DispenserParams
 
 from .conftest import FAST, Terminal, wait_for
 

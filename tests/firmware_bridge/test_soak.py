@@ -11,11 +11,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from sim_launcher.physical import DispenserParams
-
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.faults import LinkFaults
 from firmware_bridge.host import UlpLink
+from sim_launcher.physical import DispenserParams
 
 from .conftest import wait_for
 
