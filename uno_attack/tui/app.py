@@ -403,8 +403,10 @@ class UnoAttackApp(App[None]):
             w = m.winner
             winner = " and ".join(m.names[p] for p in w) if isinstance(w, tuple) else (
                 m.names[w] if w is not None else None)
-        self.write_log(f"{names[result.winner]} went out and wins the round!")
-        self.push_screen(ScoreboardScreen(f"{names[result.winner]} wins round {m.round_no}!",
+            winner = _wins(winner or "nobody") if not isinstance(w, tuple) else f"{winner} share"
+
+        self.write_log(f"{names[result.winner]} went out: {_wins(names[result.winner])} the round!")
+        self.push_screen(ScoreboardScreen(f"{_wins(names[result.winner])} round {m.round_no}!",
                                           lines, winner=winner, round_no=m.round_no,
                                           target=m.options.target, mode=m.options.match),
                          self._after_scoreboard)
@@ -479,3 +481,8 @@ class UnoAttackApp(App[None]):
         if game.phase is Phase.AFTER_PRESS:
             return "Play a card that just fired (✓), or pass: p."
         return "Your turn: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."
+
+
+def _wins(name: str) -> str:
+    """``Ada wins`` but ``You win``."""
+    return "You win" if name == "You" else f"{name} wins"

@@ -52,7 +52,7 @@ class ScoreboardScreen(ModalScreen[str]):
                               str(line.total))
             yield table
             if self.winner is not None:
-                yield Label(f"★ {self.winner} wins the match! ★", classes="winner")
+                yield Label(f"★ {self.winner} the match! ★", classes="winner")
             with Horizontal(classes="buttons"):
                 if self.winner is None:
                     yield Button("Next round (Enter)", id="next", variant="primary")

@@ -21,11 +21,11 @@ class TopCardView(Widget):
 
     def render(self) -> Text:
         card = self.card
-        width = max(8, min(self.size.width, 16))
+        width = max(8, min(self.size.width, 18))
         text = Text()
         if card is None:
             return text
-        body_h = max(3, self.size.height - 2)
+        body_h = max(3, min(self.size.height - 2, 9))
         face = card_style(card)
         lines = [""] * body_h
         mid = body_h // 2

@@ -1,0 +1,58 @@
+"""Snapshots of every screen (pytest-textual-snapshot); update with ``--snapshot-update``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.tui.helpers import deal, make_app, settle
+from uno_attack.options import Options
+
+HANDS_4 = ["WA RT R5 B7 G2 YS Y9 RH", "G1 G2 G3 G4 G5", "Y1 Y2 Y3 Y4", "B1 B2 B3"]
+
+
+def _settled(*keys: str) -> Callable[[Pilot[Any]], Any]:
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return before
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+def test_table(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(tmp_path, the_deal=deal(HANDS_4, "R3"))
+    assert snap_compare(app, terminal_size=size, run_before=_settled())
+
+
+def test_colour_picker(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(tmp_path, the_deal=deal(HANDS_4, "R3"))
+    assert snap_compare(app, run_before=_settled("1"))
+
+
+def test_seat_picker(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(tmp_path, the_deal=deal(HANDS_4, "R3"))
+    assert snap_compare(app, run_before=_settled("2"))
+
+
+def test_handoff(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(tmp_path, humans=("Ann", "Bob"), players=3,
+                   the_deal=deal(["R5 G7 G8", "R6 B7 B8", "Y1 Y2 Y3"], "R3"))
+    assert snap_compare(app, run_before=_settled())
+
+
+def test_scoreboard(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(tmp_path, options=Options(target=100),
+                   the_deal=deal(["R5", "G1 G2 WF", "Y1 RT Y3 Y4", "B1 B2 BD"], "R3"))
+    assert snap_compare(app, run_before=_settled("1"))
+
+
+def test_help(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(tmp_path, the_deal=deal(HANDS_4, "R3"))
+    assert snap_compare(app, terminal_size=(100, 40), run_before=_settled("question_mark"))
