@@ -405,8 +405,10 @@ class UlpLink:
                 return  # lost: the retries will try again once the reader has reopened
             try:
                 ser.write(data)
+                return
             except (serial.SerialException, OSError):
-                self._lost(ser)
+                pass
+        self._lost(ser)  # outside the lock, which _lost takes
 
     # -- reading (the reader thread) -----------------------------------------------------
     def _reader(self) -> None:
