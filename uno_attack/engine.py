@@ -245,16 +245,15 @@ class Round:
     def _hand_plays(self, seat: int) -> list[Action]:
         """The plays of a seat's hand: the hot path of self-play, so written out flat."""
         hand = self.hands[seat]
-        color = self.color
-        top_symbol = self.discard[-1].symbol
-        last_trade_barred = len(hand) == 1 and not self.options.trade_hands_last
+        matching = _matching(self.color, self.discard[-1].symbol)
         ways = _seat_plays(self.players)[seat]
         plays: list[Action] = []
         for card in dict.fromkeys(hand):
-            if card.color is None or card.color is color or card.symbol == top_symbol:
-                if card.symbol == TRADE_HANDS and last_trade_barred:
-                    continue
+            if card in matching:
                 plays.extend(ways[card])
+        if len(hand) == 1 and plays and hand[0].symbol == TRADE_HANDS \
+                and not self.options.trade_hands_last:
+            return []  # a Trade Hands may not be the last card
         return plays
 
     def is_legal(self, action: Action) -> bool:
@@ -597,3 +596,10 @@ def _shape_problem(action: Action) -> str | None:
     if verb is not Verb.PLAY and (action.color is not None or action.target is not None):
         return f"'{verb}' takes no arguments"
     return None
+
+
+@cache
+def _matching(color: Color | None, top_symbol: str) -> frozenset[Card]:
+    """The cards that match a top card of this symbol when this colour is current."""
+    return frozenset(card for card in ALL_CARDS if card.color is None or card.color is color
+                     or card.symbol == top_symbol)
