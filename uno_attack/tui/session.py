@@ -9,6 +9,7 @@ interrupted game from that journal exactly (``--resume``).
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ class GameConfig:
     bot_delay: float = 0.8
     catch_delay: float = 1.5
     animate: bool = True
+    forget_uno: float = 0.2  # how often a bot forgets to call UNO with its play
 
 
 class Human:
@@ -69,6 +71,27 @@ class Human:
 
     def react(self, game: Round, seat: int) -> Action | None:
         return None
+
+
+class Forgetful:
+    """A bot that now and then forgets to call UNO with its play, as people do, so a
+    person at the table gets the chance to catch it; it may still remember late."""
+
+    def __init__(self, bot: Any, rate: float, seed: str) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.kind = bot.kind
+        self.rate = rate
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
+        action: Action = self.bot.choose(game, seat, legal)
+        if action.verb is Verb.PLAY and action.uno and self.rng.random() < self.rate:
+            action = Action.play(seat, action.card, action.color, action.target)  # type: ignore[arg-type]
+        return action
+
+    def react(self, game: Round, seat: int) -> Action | None:
+        return self.bot.react(game, seat)  # type: ignore[no-any-return]
 
 
 def press_problem(result: PressResult, available: int) -> bool:
@@ -140,7 +163,11 @@ class Session:
             if kind == "human":
                 players.append(Human(name))
             else:
-                players.append(make_bot(kind, name, seed=f"{seed}:{self.match.round_no}:{p}"))
+                bot_seed = f"{seed}:{self.match.round_no}:{p}"
+                bot: Any = make_bot(kind, name, seed=bot_seed)
+                if self.config.forget_uno > 0:
+                    bot = Forgetful(bot, self.config.forget_uno, f"{bot_seed}:forget")
+                players.append(bot)
         return players
 
     def _meta(self) -> dict[str, Any]:
@@ -203,15 +230,18 @@ class Session:
     def bot_reactions(self) -> list[Action]:
         """Catches and UNO calls the bots want to make now, in seat order."""
         game = self.game
-        wanted = []
-        for seat, player in enumerate(self.players):
-            if game.over or self.is_human(seat):
+        window = game.uno_seat
+        if window is None or game.over:
+            return []
+        n = game.players
+        # the others look first; the one who forgot may remember last
+        for seat in [(window + i) % n for i in range(1, n + 1)]:
+            if self.is_human(seat):
                 continue
-            action = player.react(game, seat)
+            action = self.players[seat].react(game, seat)
             if action is not None and game.is_legal(action):
-                wanted.append(action)
-                break  # the first catch closes the window
-        return wanted
+                return [action]  # the first catch (or call) closes the window
+        return []
 
     def close(self) -> None:
         self.launcher.close()

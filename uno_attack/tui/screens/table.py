@@ -89,6 +89,7 @@ class TableScreen(Screen[None]):
         launcher.inside = len(game.launcher)
         launcher.tension = session.launcher.tension
         launcher.busy = app.busy
+        launcher.ready = viewer is not None and viewer == to_act
         hand = self.query_one(HandView)
         cards = tuple(game.hands[viewer]) if viewer is not None else ()
         playable = set()

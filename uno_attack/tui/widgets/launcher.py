@@ -20,6 +20,7 @@ class LauncherView(Widget):
     tension: reactive[int] = reactive(0)
     inside: reactive[int] = reactive(0)
     busy: reactive[bool] = reactive(False)
+    ready: reactive[bool] = reactive(True)  # the person at the keyboard may press now
     last: reactive[str] = reactive("")
     frame: reactive[int] = reactive(-1)
 
@@ -58,7 +59,8 @@ class LauncherView(Widget):
         text = Text(justify="center")
         label = "  ·  RUNNING  ·  " if self.busy else "(  PRESS  ␣  )"
         text.append(f"╭{'─' * (len(label))}╮\n", style)
-        text.append(f"│{label}│\n", f"{style} reverse" if self.busy else f"bold {style}")
+        face = f"{style} reverse" if self.busy else (f"bold {style}" if self.ready else "dim")
+        text.append(f"│{label}│\n", face)
         text.append(f"╰{'─' * (len(label))}╯\n", style)
         lights = "●" * level + "○" * (3 - level)
         text.append(f"tension {lights}\n", style)

@@ -42,6 +42,6 @@ class TopCardView(Widget):
         text.append("colour ", Style(dim=True))
         text.append(color_name(current), card_style(current) if current else Style())
         text.append("\n")
-        arrow = "↻ clockwise" if self.direction == 1 else "↺ counter-clockwise"
+        arrow = "↻ clockwise" if self.direction == 1 else "↺ counterclockwise"
         text.append(arrow, Style(bold=True))
         return text

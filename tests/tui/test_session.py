@@ -1,0 +1,82 @@
+"""The session without a screen: save path, forgetful bots, press problems, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.tui.helpers import deal
+from uno_attack.actions import Action, Verb
+from uno_attack.launcher import EjectStatus, PressResult
+from uno_attack.tui.session import (
+    Forgetful,
+    GameConfig,
+    ResumeError,
+    Session,
+    default_save_path,
+    press_problem,
+)
+
+
+def test_the_save_goes_under_xdg_state_home(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert default_save_path() == tmp_path / "uno-attack" / "game.json"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_save_path() == tmp_path / ".local" / "state" / "uno-attack" / "game.json"
+
+
+def test_a_launcher_that_ran_out_is_no_problem_but_a_jam_is() -> None:
+    assert not press_problem(PressResult(2, 5, EjectStatus.EMPTY), available=2)
+    assert press_problem(PressResult(1, 5, EjectStatus.EMPTY), available=9)
+    assert press_problem(PressResult(0, 2, EjectStatus.JAM), available=9)
+    assert not press_problem(PressResult(0, 0), available=0)
+
+
+def test_a_forgetful_bot_drops_its_uno_call(tmp_path: Path) -> None:
+    config = GameConfig(players=2, launcher="fixed:1", seed=1, save=None, forget_uno=1.0)
+    session = Session(config)
+    session.use_deal(deal(["G1 G2 G3", "R7 B2"], "R3", dealer=0))
+    bot = session.players[1]
+    assert isinstance(bot, Forgetful)
+    action = session.bot_choice(1)
+    assert action.verb is Verb.PLAY
+    assert not action.uno
+    session.perform(action)
+    assert session.game.uno_seat == 1
+    assert session.bot_reactions() == [Action.call_uno(1)]  # remembers, if nobody catches
+
+
+def test_resume_replays_the_journal_to_the_same_state(tmp_path: Path) -> None:
+    config = GameConfig(players=3, seed=4, save=tmp_path / "g.json", launcher="sim")
+    session = Session(config)
+    session.start_round()
+    for _ in range(60):  # the person presses; bots move; reloads happen on the way
+        game = session.game
+        if game.over:
+            break
+        seat = game.to_act
+        assert seat is not None
+        if session.is_human(seat):
+            session.perform(Action.press(seat), press=session.table.press_launcher())
+        else:
+            action = session.bot_choice(seat)
+            if action.verb is Verb.PRESS:
+                session.perform(action, press=session.table.press_launcher())
+            else:
+                session.perform(action)
+        for reaction in session.bot_reactions():
+            session.perform(reaction)
+    again = Session.resume(GameConfig(save=tmp_path / "g.json"))
+    assert again.game.snapshot() == session.game.snapshot()
+    assert again.names == session.names
+    assert again.launcher.tension == session.launcher.tension
+    nxt = session.launcher.press(available=50)
+    assert again.launcher.press(available=50) == nxt  # the launcher's dice go on alike
+
+
+def test_resume_without_a_save_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ResumeError, match="no saved game"):
+        Session.resume(GameConfig(save=tmp_path / "none.json"))
