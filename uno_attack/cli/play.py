@@ -2,7 +2,8 @@
 
 The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 (``~/.local/state/uno-attack/game.json``), or the file given with ``--save``;
-``--resume`` continues it exactly where it stopped.
+``--resume`` continues it exactly where it stopped. Starting a new game moves the last
+one to ``game.previous.json`` beside it.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def
     else:
         assert config.save is not None
         config.save.parent.mkdir(parents=True, exist_ok=True)
+        if config.save.exists():  # a new game keeps the last one, once, beside it
+            config.save.replace(config.save.with_suffix(".previous.json"))
         session = Session(config, launcher=launcher)
         session.start_round()
 

@@ -471,16 +471,18 @@ class UnoAttackApp(App[None]):
                 what = "until a card fires" if owed == FIRE else f"{owed}×"
                 return f"{name} must press the launcher {what}."
             return f"{name} is thinking…"
+        you = f"{name}, you" if len(s.human_seats) > 1 else "You"
         if game.phase is Phase.CHOOSE:
-            return "Name the colour of the wild starter."
+            return f"{you} name the colour of the wild starter."
         if game.owed:
             owed = game.owed[0][1]
             what = ("until a card fires" if owed == FIRE
                     else f"{owed} time{'s' if owed != 1 else ''}")
-            return f"You must press the launcher {what}: Space."
+            return f"{you} must press the launcher {what}: Space."
         if game.phase is Phase.AFTER_PRESS:
             return "Play a card that just fired (✓), or pass: p."
-        return "Your turn: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."
+        turn = f"{name}, your turn" if len(s.human_seats) > 1 else "Your turn"
+        return f"{turn}: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."
 
 
 def _wins(name: str) -> str:

@@ -98,7 +98,8 @@ class TableScreen(Screen[None]):
             playable = {i for i, c in enumerate(cards) if c in legal}
         hand.cards = cards
         hand.playable = frozenset(playable)
-        hand.hidden = viewer is None
+        # in hot-seat a hand shows only on its owner's turn (the keyboard may move on)
+        hand.hidden = viewer is None or (len(session.human_seats) > 1 and viewer != to_act)
         title = "hand"
         if viewer is not None:
             name = session.seat_name(viewer)
