@@ -170,3 +170,19 @@ def test_arrows_and_enter_choose_and_play(tmp_path: Path) -> None:
         assert "You played red 5" in log_text(app)
 
     run(body, app)
+
+
+def test_play_after_press_offers_pass(tmp_path: Path) -> None:
+    from uno_attack.options import Options
+
+    app = make_app(tmp_path, players=2, options=Options(play_after_press=True),
+                   the_deal=deal(["B7 B8", "G1 G2 G3"], "R3", launcher="R5"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("space")
+        await settle(pilot, lambda: "pass: p" in app.status_text())
+        assert app.table_screen.query_one(HandView).playable == frozenset({2})
+        await pilot.press("p")
+        await settle(pilot, lambda: "You passed" in log_text(app))
+
+    run(body, app)

@@ -58,6 +58,7 @@ class UnoAttackApp(App[None]):
         self._game_timers: list[Timer] = []
         self.table_screen: TableScreen | None = None
         self.log_lines: list[str] = []  # everything the log showed, unwrapped
+        self._scored: object = None     # the table whose round went into the match
 
     # -- start ----------------------------------------------------------------------
     async def on_mount(self) -> None:
@@ -301,8 +302,12 @@ class UnoAttackApp(App[None]):
             self.catch(target)
 
     def catch(self, target: int) -> None:
-        if self.viewer is not None:
-            self.human_act(Action.catch(self.viewer, target))
+        """The person at the keyboard catches ``target`` (in hot-seat, any other person)."""
+        catcher = self.viewer
+        if catcher == target:
+            catcher = next((s for s in self.session.human_seats if s != target), None)
+        if catcher is not None:
+            self.human_act(Action.catch(catcher, target))
 
     # -- the launcher ---------------------------------------------------------------
     def start_press(self, seat: int, *, retry: int = 0, prior: int = 0,
@@ -390,8 +395,9 @@ class UnoAttackApp(App[None]):
             return
         s = self.session
         game = s.game
-        if game.result is None:
+        if game.result is None or self._scored is s.table:
             return
+        self._scored = s.table  # each round is carried into the match once
         result = s.finish_round()
         m = s.match
         names = [s.seat_name(seat) for seat in range(game.players)]
@@ -429,6 +435,9 @@ class UnoAttackApp(App[None]):
         self.resumed = False
         self._log_round_start()
         self.advance()
+
+    def action_ask_quit(self) -> None:
+        self.ask_quit()
 
     def show_help(self) -> None:
         self.push_screen(HelpScreen())

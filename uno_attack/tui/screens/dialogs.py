@@ -15,7 +15,10 @@ from uno_attack.tui.help_text import HELP_MARKDOWN
 class HandoffScreen(Screen[None]):
     """Hides the table until the next person at the keyboard says they are ready."""
 
-    BINDINGS = [Binding("enter,space", "ready", "I'm ready")]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter,space", "ready", "I'm ready"),
+        Binding("q", "app.ask_quit", "Quit"),
+    ]
 
     def __init__(self, name: str) -> None:
         super().__init__()

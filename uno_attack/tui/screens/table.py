@@ -35,7 +35,7 @@ class TableScreen(Screen[None]):
         Binding("space", "press", "Press"),
         Binding("u", "uno", "UNO"),
         Binding("c", "catch", "Catch"),
-        Binding("p", "pass_turn", "Pass", show=False),
+        Binding("p", "pass_turn", "Pass"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str((i + 1) % 10), f"play_index({i})", show=False) for i in range(10)],
@@ -111,6 +111,17 @@ class TableScreen(Screen[None]):
         self.query_one("#status", Static).update(app.status_text())
         self.query_one("#hand-panel").set_class(viewer is not None and viewer == to_act,
                                                 "-your-turn")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show "Pass" only when passing is a choice (the play_after_press option)."""
+        if action == "pass_turn":
+            return self.app.session.game.phase is Phase.AFTER_PRESS
+        return True
+
+    def on_screen_resume(self) -> None:
+        if self.app.session.game.over:  # the round ended while a dialog was open
+            self.app.call_later(self.app.round_over)
 
     def write_log(self, line: str) -> None:
         self.query_one(RichLog).write(line)
