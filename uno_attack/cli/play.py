@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from uno_attack.bots import BOT_KINDS
@@ -105,7 +106,8 @@ def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def
         session.start_round()
 
     def new_session() -> Session:
-        fresh = Session(config, launcher=None)
+        """Another match with the same people and rules, and a fresh seed."""
+        fresh = Session(replace(config, seed=random.randrange(1_000_000)), launcher=None)
         fresh.start_round()
         return fresh
 
