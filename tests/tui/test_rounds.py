@@ -16,6 +16,7 @@ from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.screens.dialogs import HandoffScreen
 from uno_attack.tui.screens.pickers import ChoiceScreen
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
+from uno_attack.tui.session import Session
 from uno_attack.tui.widgets.hand import CARD_W, GAP, ROW_H, HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 
@@ -133,6 +134,13 @@ def test_going_out_shows_the_scoreboard_and_the_match_winner(tmp_path: Path) -> 
         assert isinstance(board, ScoreboardScreen)
         assert board.winner is not None
         assert app.session.match.over
+        old = app.session
+        app.new_session = lambda: Session(old.config)
+        await pilot.press("enter")  # a new match
+        await settle(pilot)
+        assert app.session is not old
+        assert app.session.match.round_no == 1
+        assert not app.session.match.over
 
     run(body, app)
 

@@ -107,9 +107,7 @@ def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def
 
     def new_session() -> Session:
         """Another match with the same people and rules, and a fresh seed."""
-        fresh = Session(replace(config, seed=random.randrange(1_000_000)), launcher=None)
-        fresh.start_round()
-        return fresh
+        return Session(replace(session.config, seed=random.randrange(1_000_000)))
 
     return UnoAttackApp(session, new_session=new_session, resumed=resume)
 

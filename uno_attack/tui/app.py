@@ -42,6 +42,8 @@ class UnoAttackApp(App[None]):
 
     def __init__(self, session: Session, *, new_session: Callable[[], Session] | None = None,
                  resumed: bool = False) -> None:
+        """``session`` has its round dealt; ``new_session`` makes an undealt one for the
+        next match (without it, "New match" quits)."""
         super().__init__()
         self.session = session
         self.config: GameConfig = session.config
