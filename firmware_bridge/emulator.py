@@ -156,9 +156,9 @@ class EmulatedBoard:
         self._real0 = time.monotonic()
         self._model0 = 0.0
         self._open_pty()
+        self._job: board.Job | None = None  # the job the books are open for
         self.hal: ModelHal = ModelHal(self, self._new_boot())
         self.firmware = board.Firmware(self.hal, jam_ms=jam_ms, limit_ms=limit_ms)
-        self._job: board.Job | None = None
 
     # -- life -----------------------------------------------------------------------------
     @property
@@ -250,6 +250,8 @@ class EmulatedBoard:
 
     def transmit(self, data: bytes) -> None:
         """The firmware writes a line to the host."""
+        if self._job is not None and self.firmware.job is not self._job:
+            self._close_record()  # the books are right before the host can read a DONE
         self.stats.lines_out += 1
         if self.log is not None:
             self.log.append(("device", data.decode(errors="replace").rstrip("\n")))
@@ -339,17 +341,24 @@ class EmulatedBoard:
                 self._reboot_after = None
                 self._reboot()
             return
-        if self._job is not None and self.records:
-            record = self.records[-1]
-            record.cards = self.model.cards_out - record.cards_before
-            record.status = self._job.status
+        if self._job is not None:
+            self._close_record()
         self._job = job
         if job is not None:
             self.records.append(EjectRecord(
                 boot=self.firmware.boot, session=self.firmware.session, rid=job.rid,
                 verb=job.verb, asked=job.want, cards_before=self.model.cards_out))
-        elif self.refill and self.model.hopper < board.CARDS:
-            self.model.refill()
+
+    def _close_record(self) -> None:
+        """Write down what the job that just ended really put out and how it ended."""
+        assert self._job is not None
+        if self.records:
+            record = self.records[-1]
+            record.cards = self.model.cards_out - record.cards_before
+            record.status = self._job.status
+        self._job = None
+        if self.refill and self.firmware.job is None and self.model.hopper < board.CARDS:
+            self.model.refill()  # between ejects: a long game never runs the hopper dry
 
     def _do_commands(self) -> None:
         while self._commands:
