@@ -1,7 +1,8 @@
 """Engine throughput: 4-player random self-play with the ``attack`` launcher, beside RLCard.
 
 Both loops do the same work per step: list the legal actions, pick one uniformly at
-random, apply it (ours also asks the launcher's policy how many cards a press fires).
+random (with the same picker, ``int(random() * n)``), apply it (ours also asks the
+launcher's policy how many cards a press fires).
 RLCard's UNO (``rlcard.games.uno.game.UnoGame``) is the reference; its games are
 classic UNO, so the figure compared is steps per second, not games.
 """
@@ -31,12 +32,12 @@ def engine_actions_per_second(seconds: float = SECONDS) -> float:
         match = Match(["a", "b", "c", "d"], options, seed=game_no)
         game, _ = match.deal_round()
         policy = make_policy("attack", seed=game_no)
-        rng = random.Random(game_no)
+        pick = random.Random(game_no).random
         shuffle = match.reload_rng().shuffle
         t0 = time.perf_counter()
         while game.phase is not Phase.OVER:
             legal = game.legal_actions()
-            action = legal[rng.randrange(len(legal))]
+            action = legal[int(pick() * len(legal))]
             if action.verb is Verb.PRESS:
                 game.push(action, fired=policy.next_burst(), shuffle=shuffle)
             else:
@@ -54,7 +55,7 @@ def rlcard_steps_per_second(seconds: float = SECONDS) -> float | None:
     except ImportError:
         return None
     game = UnoGame(num_players=4)
-    rng = random.Random(1)
+    pick = random.Random(1).random
     steps = 0
     game_no = 0
     elapsed = 0.0
@@ -65,7 +66,7 @@ def rlcard_steps_per_second(seconds: float = SECONDS) -> float | None:
         moves = 0
         while not game.is_over() and moves < 10_000:
             legal = game.get_legal_actions()
-            game.step(legal[rng.randrange(len(legal))])
+            game.step(legal[int(pick() * len(legal))])
             steps += 1
             moves += 1
         elapsed += time.perf_counter() - t0

@@ -24,9 +24,11 @@ from uno_attack.cards import (
     COLORS,
     DISCARD_ALL,
     HIT2,
+    NUMBERS,
     REVERSE,
     SKIP,
     TRADE_HANDS,
+    WILD,
     WILD_ALL_HIT,
     WILD_HIT_FIRE,
     Card,
@@ -39,6 +41,8 @@ from uno_attack.scoring import RoundResult, score_round
 
 #: An owed press count meaning "press until at least one card fires".
 FIRE = "fire"
+#: Symbols whose play only passes the turn on.
+_NO_EFFECT = frozenset((*NUMBERS, DISCARD_ALL, WILD))
 
 Shuffle = Callable[[list[Card]], None]
 
@@ -78,7 +82,7 @@ class Round:
         self.scores_before: tuple[int, ...] = ()
         self.presses = 0
         self.cards_fired = 0
-        self.last_reloaded = 0                 # cards the last press reloaded (0: none)
+        self._ways: tuple[dict[Card, tuple[Action, ...]], ...] = ()  # plays per seat and card
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -114,6 +118,7 @@ class Round:
             raise ValueError("the last starter is a Trade Hands, which must be put back "
                              "(RULES.md 3.3)")
         game.players = n
+        game._ways = _seat_plays(n)
         game.dealer = dealer
         game.options = options or Options()
         game.hands = [list(hand) for hand in hands]
@@ -211,11 +216,27 @@ class Round:
         Besides the seat to act, another seat may have ``uno`` or ``catch N`` to make.
         A play that may carry an UNO call is listed once, without it.
         """
-        to_act = self.to_act
-        if to_act is None:
-            return []
-        if seat is None:
-            seat = to_act
+        if self.phase is Phase.PLAY and not self.owed and seat in (None, self.turn):
+            seat = self.turn  # the common case first: a turn to play or press
+            actions = self._hand_plays(seat)
+            actions.append(_press_action(seat))
+        else:
+            to_act = self.to_act
+            if to_act is None:
+                return []
+            if seat is None:
+                seat = to_act
+            actions = self._other_actions(seat, to_act)
+        window = self.uno_seat
+        if window is not None:
+            if window == seat:
+                actions.append(Action.call_uno(seat))
+            else:
+                actions.append(Action.catch(seat, window))
+        return actions
+
+    def _other_actions(self, seat: int, to_act: int) -> list[Action]:
+        """Legal actions other than a turn's play or press (UNO and catches aside)."""
         actions: list[Action] = []
         if seat == to_act:
             if self.phase is Phase.CHOOSE:
@@ -225,15 +246,6 @@ class Round:
             elif self.phase is Phase.AFTER_PRESS:
                 playable = [c for c in dict.fromkeys(self.just_fired) if self._playable(seat, c)]
                 actions = [*self._plays(seat, playable), Action.pass_(seat)]
-            else:
-                actions = self._hand_plays(seat)
-                actions.append(_press_action(seat))
-        window = self.uno_seat
-        if window is not None:
-            if window == seat:
-                actions.append(Action.call_uno(seat))
-            else:
-                actions.append(Action.catch(seat, window))
         return actions
 
     def _plays(self, seat: int, cards: Iterable[Card]) -> list[Action]:
@@ -245,8 +257,8 @@ class Round:
     def _hand_plays(self, seat: int) -> list[Action]:
         """The plays of a seat's hand: the hot path of self-play, so written out flat."""
         hand = self.hands[seat]
-        matching = _matching(self.color, self.discard[-1].symbol)
-        ways = _seat_plays(self.players)[seat]
+        matching = _MATCHING[self.color, self.discard[-1].symbol]
+        ways = self._ways[seat]
         plays: list[Action] = []
         for card in dict.fromkeys(hand):
             if card in matching:
@@ -422,7 +434,9 @@ class Round:
             self._went_out(seat, card)
             return
         n = self.players
-        if symbol == SKIP:
+        if symbol in _NO_EFFECT:  # numbers, Discard All, Wild: the most common plays
+            self.turn = (seat + self.direction) % n
+        elif symbol == SKIP:
             self.turn = self.next_seat(seat, 2)
         elif symbol == REVERSE:
             self.direction = -self.direction
@@ -443,8 +457,6 @@ class Round:
             victim = self.next_seat(seat)
             self.owed.append([victim, FIRE])
             self.turn = self.next_seat(victim)
-        else:  # numbers, Discard All, Wild
-            self.turn = self.next_seat(seat)
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
 
@@ -466,17 +478,15 @@ class Round:
                                and not self.owed and not self.has_playable(seat))
         launcher = self.launcher
         nothing_to_load = False
-        self.last_reloaded = 0
         if not launcher:
             reload = self.discard[:-1]
             if shuffle is not None and reload:
                 shuffle(reload)
             launcher.extend(reload)
             del self.discard[:-1]
-            self.last_reloaded = len(reload)
             nothing_to_load = not reload
-        count = min(fired, len(launcher))
-        cards = [launcher.popleft() for _ in range(count)]
+        count = fired if fired <= len(launcher) else len(launcher)
+        cards = [launcher.popleft() for _ in range(count)] if count else []
         self.hands[seat].extend(cards)
         self.presses += 1
         self.cards_fired += count
@@ -496,7 +506,7 @@ class Round:
             self.phase = Phase.AFTER_PRESS
             self.just_fired = cards
             return
-        self.turn = self.next_seat(seat)
+        self.turn = (seat + self.direction) % self.players
 
     def _finish(self) -> None:
         assert self.winner is not None
@@ -598,8 +608,14 @@ def _shape_problem(action: Action) -> str | None:
     return None
 
 
-@cache
 def _matching(color: Color | None, top_symbol: str) -> frozenset[Card]:
     """The cards that match a top card of this symbol when this colour is current."""
     return frozenset(card for card in ALL_CARDS if card.color is None or card.color is color
                      or card.symbol == top_symbol)
+
+
+#: (current colour, top card's symbol) -> the cards that match (RULES.md 4), made once.
+_MATCHING: dict[tuple[Color | None, str], frozenset[Card]] = {
+    (color, symbol): _matching(color, symbol)
+    for color in (*COLORS, None) for symbol in {card.symbol for card in ALL_CARDS}
+}
