@@ -186,3 +186,15 @@ def test_play_after_press_offers_pass(tmp_path: Path) -> None:
         await settle(pilot, lambda: "You passed" in log_text(app))
 
     run(body, app)
+
+
+def test_two_fast_keys_on_a_picker_close_only_the_picker(tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, the_deal=deal(["W R5 B7", "G1 G2 G3"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("1", "r", "y")
+        await settle(pilot)
+        assert app.table_screen in app.screen_stack
+        assert "You played Wild, naming red" in log_text(app)
+
+    run(body, app)

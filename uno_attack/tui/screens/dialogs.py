@@ -6,13 +6,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
-from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Markdown
 
 from uno_attack.tui.help_text import HELP_MARKDOWN
+from uno_attack.tui.screens.once import OnceModal, OnceScreen
 
 
-class HandoffScreen(Screen[None]):
+class HandoffScreen(OnceScreen[None]):
     """Hides the table until the next person at the keyboard says they are ready."""
 
     BINDINGS = [  # noqa: RUF012
@@ -38,7 +38,7 @@ class HandoffScreen(Screen[None]):
         self.dismiss(None)
 
 
-class QuitScreen(ModalScreen[bool]):
+class QuitScreen(OnceModal[bool]):
     """Quit for real? The game is already saved, so this only says how to come back."""
 
     BINDINGS = [  # noqa: RUF012
@@ -66,7 +66,7 @@ class QuitScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OnceModal[None]):
     """The rules in short and every key."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]  # noqa: RUF012
@@ -85,7 +85,7 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class LauncherProblemScreen(ModalScreen[tuple[str, int]]):
+class LauncherProblemScreen(OnceModal[tuple[str, int]]):
     """The launcher stopped short or lost count: retry, or say how many came out.
 
     Returns ``("retry", 0)`` or ``("count", n)``.

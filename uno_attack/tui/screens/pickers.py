@@ -13,15 +13,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.events import Key
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from uno_attack.cards import COLORS, Color
+from uno_attack.tui.screens.once import OnceModal
 
 T = TypeVar("T")
 
 
-class ChoiceScreen(ModalScreen[T | None], Generic[T]):
+class ChoiceScreen(OnceModal[T | None], Generic[T]):
     """Choose one of a few labelled values."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute

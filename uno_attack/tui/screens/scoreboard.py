@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label
+
+from uno_attack.tui.screens.once import OnceModal
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class ScoreLine:
     out: bool = False
 
 
-class ScoreboardScreen(ModalScreen[str]):
+class ScoreboardScreen(OnceModal[str]):
     """Returns ``"next"`` (deal the next round), ``"new"`` (a new match) or ``"quit"``."""
 
     BINDINGS = [  # noqa: RUF012

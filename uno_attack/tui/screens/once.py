@@ -1,0 +1,29 @@
+"""Dialogs that close once: a fast second key (or a key and a click) arriving before the
+dialog is gone must not close the screen underneath it as well."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from textual.await_complete import AwaitComplete
+from textual.screen import ModalScreen, Screen
+
+R = TypeVar("R")
+
+
+class _Once:
+    _dismiss_started = False
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self._dismiss_started:
+            return AwaitComplete.nothing()
+        self._dismiss_started = True
+        return super().dismiss(result)  # type: ignore[misc,no-any-return]
+
+
+class OnceModal(_Once, ModalScreen[R]):
+    """A modal dialog that is dismissed at most once."""
+
+
+class OnceScreen(_Once, Screen[R]):
+    """A full screen that is dismissed at most once."""
