@@ -17,7 +17,7 @@ from uno_attack.tui.screens.dialogs import HandoffScreen
 from uno_attack.tui.screens.pickers import ChoiceScreen
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.session import Session
-from uno_attack.tui.widgets.hand import CARD_W, GAP, ROW_H, HandView
+from uno_attack.tui.widgets.hand import CARD_W, GAP, HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 
 
@@ -74,7 +74,7 @@ async def play_round_by_mouse(pilot: Pilot[Any], app: UnoAttackApp) -> Scoreboar
         if move == "play":
             hand = table.query_one(HandView)
             row, col = divmod(index, hand.per_row())
-            await pilot.click(hand, offset=(col * (CARD_W + GAP) + 2, row * ROW_H + 1))
+            await pilot.click(hand, offset=(col * (CARD_W + GAP) + 2, row * hand.row_height() + 1))
         elif move == "uno":
             uno = next(k for k in table.query(FooterKey) if k.key == "u")
             await pilot.click(uno)

@@ -20,6 +20,7 @@ from uno_attack.tui.widgets.cardfaces import card_style, short_label
 CARD_W = 6  # characters of one card
 GAP = 1
 ROW_H = 3   # lines of one row of cards: key line, code line, label line
+COMPACT_ROWS = 2  # beyond this many rows, cards drop their label line to stay on screen
 
 
 class HandView(Widget):
@@ -41,11 +42,17 @@ class HandView(Widget):
         width = self.size.width if width is None else width
         return max(1, (width + GAP) // (CARD_W + GAP))
 
+    def rows(self, width: int | None = None) -> int:
+        return -(-len(self.cards) // self.per_row(width))
+
+    def row_height(self, width: int | None = None) -> int:
+        """Lines per row of cards: 3, or 2 (no label line) for a hand of many rows."""
+        return ROW_H if self.rows(width) <= COMPACT_ROWS else ROW_H - 1
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if self.hidden or not self.cards:
             return 1
-        rows = -(-len(self.cards) // self.per_row(width))
-        return rows * ROW_H
+        return self.rows(width) * self.row_height(width)
 
     def validate_cursor(self, value: int) -> int:
         return max(0, min(value, len(self.cards) - 1)) if self.cards else 0
@@ -56,6 +63,7 @@ class HandView(Widget):
         if not self.cards:
             return Text("(no cards)", style="dim")
         per_row = self.per_row()
+        compact = self.row_height() < ROW_H
         out = Text()
         for start in range(0, len(self.cards), per_row):
             row = list(enumerate(self.cards))[start:start + per_row]
@@ -76,7 +84,7 @@ class HandView(Widget):
                                 card_style(card, bold=False))
                 for line in lines:
                     line.append(" " * GAP)
-            for line in lines:
+            for line in lines[:2] if compact else lines:
                 out.append_text(line)
                 out.append("\n")
         out.rstrip()
@@ -87,7 +95,7 @@ class HandView(Widget):
         col, within = divmod(x, CARD_W + GAP)
         if within >= CARD_W:
             return None
-        index = (y // ROW_H) * self.per_row() + col
+        index = (y // self.row_height()) * self.per_row() + col
         return index if 0 <= index < len(self.cards) and col < self.per_row() else None
 
     def on_click(self, event: Click) -> None:
