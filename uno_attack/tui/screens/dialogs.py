@@ -77,6 +77,9 @@ class HelpScreen(OnceModal[None]):
                 yield Markdown(HELP_MARKDOWN)
             yield Button("Close (Esc)", id="close", variant="primary")
 
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()  # arrows and PgUp/PgDn scroll the text
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)
