@@ -24,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
-    parser.add_argument("--players", type=int, default=4, help="seats, 2 to 10 (default 4)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats, 2 to 10 (default 4, or the number of --humans if more)")
     parser.add_argument("--humans", default="You", metavar="NAMES",
                         help="people at this keyboard, comma-separated (hot-seat); "
                              "the other seats are bots (default: You)")
@@ -81,7 +82,8 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     catch_delay = args.catch_delay
     if catch_delay is None:
         catch_delay = 1.5 if args.bot_delay > 0 else 0.0
-    config = GameConfig(humans=humans, players=args.players, bots=args.bots,
+    players = args.players if args.players is not None else max(4, len(humans))
+    config = GameConfig(humans=humans, players=players, bots=args.bots,
                         launcher=args.launcher, policy=args.policy, seed=seed,
                         options=options, save=args.save or default_save_path(),
                         bot_delay=args.bot_delay, catch_delay=catch_delay,
