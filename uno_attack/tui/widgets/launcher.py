@@ -57,7 +57,7 @@ class LauncherView(Widget):
         level = min(self.tension, 3)
         style = TENSION_STYLES[level]
         text = Text(justify="center")
-        label = "  ·  RUNNING  ·  " if self.busy else "(  PRESS  ␣  )"
+        label = "(  RUNNING…  )" if self.busy else "(  PRESS  ␣  )"  # same width
         text.append(f"╭{'─' * (len(label))}╮\n", style)
         face = f"{style} reverse" if self.busy else (f"bold {style}" if self.ready else "dim")
         text.append(f"│{label}│\n", face)
