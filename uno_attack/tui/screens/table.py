@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -20,6 +21,15 @@ from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
 from uno_attack.tui.widgets.topcard import TopCardView
+
+LOG_STYLES = (("caught", "bold red"), ("fired!", "magenta"), ("UNO", "bold yellow"),
+              ("wins", "bold green"), ("Round ", "bold"), ("Resumed", "bold"))
+
+
+def _log_style(line: str) -> str:
+    """A colour for the kind of event, so a glance at the log finds the big moments."""
+    return next((style for word, style in LOG_STYLES if word in line), "")
+
 
 if TYPE_CHECKING:
     from uno_attack.tui.app import UnoAttackApp
@@ -124,7 +134,7 @@ class TableScreen(Screen[None]):
             self.app.call_later(self.app.round_over)
 
     def write_log(self, line: str) -> None:
-        self.query_one(RichLog).write(line)
+        self.query_one(RichLog).write(Text(line, style=_log_style(line)))
 
     # -- keys and clicks ------------------------------------------------------------
     def action_move(self, step: int) -> None:
