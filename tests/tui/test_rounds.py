@@ -167,3 +167,25 @@ def test_hot_seat_hides_the_hand_until_the_next_player_is_ready(tmp_path: Path) 
         assert list(app.table_screen.query_one(HandView).cards) == app.session.game.hands[1]
 
     run(body, app)
+
+
+def test_resuming_a_finished_round_shows_its_scoreboard(tmp_path: Path) -> None:
+    from uno_attack.cli.play import build_app
+
+    first = make_app(tmp_path, the_deal=deal(["R5", "G1 G2", "Y1 Y2", "B1 B2"], "R3"))
+
+    async def finish(pilot: Pilot[Any]) -> None:
+        await pilot.press("1")
+        await settle(pilot, lambda: isinstance(first.screen, ScoreboardScreen))
+
+    run(finish, first)  # the app is left at the scoreboard, as after a crash there
+    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--bot-delay", "0"])
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await settle(pilot, lambda: isinstance(again.screen, ScoreboardScreen))
+        assert again.session.match.scores == [9, 0, 0, 0]  # (1+2) x 3, counted once
+        await pilot.press("enter")
+        await settle(pilot)
+        assert again.session.match.round_no == 2
+
+    run(body, again)

@@ -198,3 +198,20 @@ def test_two_fast_keys_on_a_picker_close_only_the_picker(tmp_path: Path) -> None
         assert "You played Wild, naming red" in log_text(app)
 
     run(body, app)
+
+
+def test_catching_by_clicking_the_forgetful_player(tmp_path: Path) -> None:
+    from uno_attack.tui.widgets.seats import SeatBadge
+
+    app = make_app(tmp_path, players=2, the_deal=deal(["G5 G6 G7", "R7 B2"], "R3", dealer=0))
+    app.session.players[1] = ForgetfulBot("Ada")
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await settle(pilot, lambda: app.session.game.uno_seat == 1)
+        assert "Ada did not call UNO: catch them" in app.status_text()
+        badge = app.table_screen.query_one(SeatBadge)
+        assert badge.has_class("-catchable")
+        await pilot.click(badge)
+        await settle(pilot, lambda: "You caught Ada" in log_text(app))
+
+    run(body, app)

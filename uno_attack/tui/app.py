@@ -392,6 +392,14 @@ class UnoAttackApp(PressFlow, App[None]):
             return "The launcher is running…"
         if game.over:
             return "The round is over."
+        window = game.uno_seat
+        if window is not None and self.viewer is not None:
+            if window == self.viewer:
+                return "You hold one card: call UNO now (u), before someone catches you!"
+            if s.is_human(window) and len(s.human_seats) > 1:
+                return f"{s.seat_name(window)} holds one card: call UNO (u)!"
+            return (f"{s.seat_name(window)} did not call UNO: catch them (c, or click "
+                    "their name)!")
         seat = game.to_act
         assert seat is not None
         name = s.seat_name(seat)
