@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.events import Click
 from textual.message import Message
@@ -62,9 +61,6 @@ class SeatBadge(Widget):
 
 class SeatsBar(Horizontal):
     """All opponents in a row, in seat order."""
-
-    def compose(self) -> ComposeResult:
-        return iter(())
 
     def show(self, infos: list[SeatInfo]) -> None:
         badges = list(self.query(SeatBadge))
