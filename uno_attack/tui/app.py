@@ -8,6 +8,7 @@ runs; the launcher's own button counts as the acting person's press.
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -60,6 +61,7 @@ class UnoAttackApp(PressFlow, App[None]):
         self.table_screen: TableScreen | None = None
         self.log_lines: list[str] = []  # everything the log showed, unwrapped
         self._scored: object = None     # the table whose round went into the match
+        self._pace = random.Random()    # bots' reaction times (never the game's dice)
 
     # -- start ----------------------------------------------------------------------
     async def on_mount(self) -> None:
@@ -116,7 +118,9 @@ class UnoAttackApp(PressFlow, App[None]):
         window = game.uno_seat
         if window is not None and self._reacted_at != key:
             self._reacted_at = key
-            self._later(self.config.catch_delay, self._bot_reactions, key)
+            # people are not clockwork: a catch comes after 70-130 % of the catch delay
+            delay = self.config.catch_delay * self._pace.uniform(0.7, 1.3)
+            self._later(delay, self._bot_reactions, key)
             if not s.is_human(actor):
                 return  # the bots look at the window before the next bot moves
         if s.is_human(actor):
