@@ -61,13 +61,19 @@ class RandomBot:
 
 
 class BasicBot:
-    """A sensible player (see the module docstring); deterministic given its seed."""
+    """A sensible player (see the module docstring); deterministic given its seed.
+
+    ``forget_uno`` is the chance that it plays its second-last card without calling UNO,
+    as people do, so a person at the table gets a chance to catch it.
+    """
 
     kind = "basic"
 
-    def __init__(self, name: str = "basic", *, seed: int | str | None = None) -> None:
+    def __init__(self, name: str = "basic", *, seed: int | str | None = None,
+                 forget_uno: float = 0.0) -> None:
         self.name = name
-        self.rng = random.Random(seed)
+        self.forget_uno = forget_uno
+        self._forget_rng = random.Random(f"{seed}:forget")
 
     def react(self, game: Round, seat: int) -> Action | None:
         window = game.uno_seat
@@ -90,9 +96,12 @@ class BasicBot:
         action = max(plays, key=lambda a: self._score(game, seat, a))
         if self._score(game, seat, action) < 0 and any(a.verb is Verb.PRESS for a in legal):
             return next(a for a in legal if a.verb is Verb.PRESS)
-        if game.hand_after(action) == 1:
+        if game.hand_after(action) == 1 and not self._forgets():
             action = action.with_uno()
         return action
+
+    def _forgets(self) -> bool:
+        return self.forget_uno > 0 and self._forget_rng.random() < self.forget_uno
 
     # -- how good a play is --------------------------------------------------------
     def _score(self, game: Round, seat: int, action: Action) -> float:
@@ -139,9 +148,11 @@ class BasicBot:
         return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
 
 
-def make_bot(kind: str, name: str, *, seed: int | str | None = None) -> RandomBot | BasicBot:
+def make_bot(kind: str, name: str, *, seed: int | str | None = None,
+             forget_uno: float = 0.0) -> RandomBot | BasicBot:
+    """A bot of this kind; ``forget_uno`` only matters to bots that call UNO."""
     if kind == "random":
         return RandomBot(name, seed=seed)
     if kind == "basic":
-        return BasicBot(name, seed=seed)
+        return BasicBot(name, seed=seed, forget_uno=forget_uno)
     raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOT_KINDS)})")

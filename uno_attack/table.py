@@ -69,7 +69,8 @@ class TableEvent:
         if a.verb is Verb.CATCH:
             other = self.names[a.target] if a.target is not None and a.target < len(
                 self.names) else a.target
-            return f"{who} caught {other} without UNO: {other} presses twice"
+            presses = "press" if other == "You" else "presses"
+            return f"{who} caught {other} without UNO: {other} {presses} twice"
         if a.verb is Verb.UNO:
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
@@ -177,15 +178,22 @@ class Table:
         return self.perform(action, checked=any(a is action for a in legal))
 
     def bot_reactions(self, *, exclude: int | None = None) -> list[TableEvent]:
-        """Out-of-turn actions (catch, UNO) by players other than ``exclude``, in seat order."""
-        events = []
-        for seat, player in enumerate(self.players):
-            if seat == exclude or self.game.over:
+        """Out-of-turn actions (catch, UNO) while an UNO window is open.
+
+        The others look first, in seat order from the player who forgot, who may remember
+        last; the first catch or call closes the window.
+        """
+        window = self.game.uno_seat
+        if window is None or self.game.over:
+            return []
+        n = self.game.players
+        for seat in [(window + i) % n for i in range(1, n + 1)]:
+            if seat == exclude:
                 continue
-            action = player.react(self.game, seat)  # type: ignore[attr-defined]
+            action = self.players[seat].react(self.game, seat)  # type: ignore[attr-defined]
             if action is not None and self.game.is_legal(action):
-                events.append(self.perform(action))
-        return events
+                return [self.perform(action)]
+        return []
 
     def play_round(self, *, max_actions: int = 100_000) -> RoundResult:
         """Play to the end with every seat choosing by itself (bots)."""

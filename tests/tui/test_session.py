@@ -8,9 +8,9 @@ import pytest
 
 from tests.tui.helpers import deal
 from uno_attack.actions import Action, Verb
+from uno_attack.bots import BasicBot
 from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.tui.session import (
-    Forgetful,
     GameConfig,
     ResumeError,
     Session,
@@ -40,7 +40,8 @@ def test_a_forgetful_bot_drops_its_uno_call(tmp_path: Path) -> None:
     session = Session(config)
     session.use_deal(deal(["G1 G2 G3", "R7 B2"], "R3", dealer=0))
     bot = session.players[1]
-    assert isinstance(bot, Forgetful)
+    assert isinstance(bot, BasicBot)
+    assert bot.forget_uno == config.forget_uno > 0
     action = session.bot_choice(1)
     assert action.verb is Verb.PLAY
     assert not action.uno

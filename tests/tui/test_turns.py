@@ -111,7 +111,7 @@ def test_forgetting_uno_gets_you_caught(tmp_path: Path) -> None:
         await settle(pilot, lambda: "caught You" in log_text(app))
         await settle(pilot)
         log = log_text(app)
-        assert "Ada caught You without UNO: You presses twice" in log
+        assert "Ada caught You without UNO: You press twice" in log
 
     run(body, app)
 

@@ -9,7 +9,6 @@ interrupted game from that journal exactly (``--resume``).
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,27 +70,6 @@ class Human:
 
     def react(self, game: Round, seat: int) -> Action | None:
         return None
-
-
-class Forgetful:
-    """A bot that now and then forgets to call UNO with its play, as people do, so a
-    person at the table gets the chance to catch it; it may still remember late."""
-
-    def __init__(self, bot: Any, rate: float, seed: str) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.kind = bot.kind
-        self.rate = rate
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
-        action: Action = self.bot.choose(game, seat, legal)
-        if action.verb is Verb.PLAY and action.uno and self.rng.random() < self.rate:
-            action = Action.play(seat, action.card, action.color, action.target)  # type: ignore[arg-type]
-        return action
-
-    def react(self, game: Round, seat: int) -> Action | None:
-        return self.bot.react(game, seat)  # type: ignore[no-any-return]
 
 
 def press_problem(result: PressResult, available: int) -> bool:
@@ -164,10 +142,8 @@ class Session:
                 players.append(Human(name))
             else:
                 bot_seed = f"{seed}:{self.match.round_no}:{p}"
-                bot: Any = make_bot(kind, name, seed=bot_seed)
-                if self.config.forget_uno > 0:
-                    bot = Forgetful(bot, self.config.forget_uno, f"{bot_seed}:forget")
-                players.append(bot)
+                players.append(make_bot(kind, name, seed=bot_seed,
+                                        forget_uno=self.config.forget_uno))
         return players
 
     def _meta(self) -> dict[str, Any]:
