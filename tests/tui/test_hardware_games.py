@@ -1,0 +1,49 @@
+"""Whole rounds of ``uno-attack play`` on the emulated hardware launchers.
+
+The real GPIO driver on gpiozero's mock pins and the real serial host talking through a
+pty to the firmware on a simulated board, both faster than real time; the round is
+played by keys to the scoreboard and its journal replays.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.tui.helpers import make_app, run
+from tests.tui.test_rounds import play_round_by_keys
+from uno_attack.launcher import open_launcher
+from uno_attack.replay import replay
+from uno_attack.transcript import load
+
+LAUNCHERS = {
+    "gpio:emulated": lambda: open_launcher("gpio:emulated,scale=100", seed=3),
+    "serial:emulated": lambda: open_launcher("serial:emulated", seed=3,
+                                             config={"time_scale": 100.0}),
+}
+
+
+@pytest.mark.parametrize("spec", sorted(LAUNCHERS))
+def test_a_whole_round_on_emulated_hardware(tmp_path: Path, spec: str) -> None:
+    launcher = LAUNCHERS[spec]()
+    app = make_app(tmp_path, launcher=spec, seed=5, players=3, launcher_object=launcher)
+    presses = 0
+
+    async def body(pilot: Pilot[Any]) -> None:
+        nonlocal presses
+        await play_round_by_keys(pilot, app)
+        game = app.session.game
+        assert game.over
+        presses = game.presses
+
+    try:
+        run(body, app)
+    finally:
+        launcher.close()
+    assert launcher.closed
+    assert presses > 0
+    result = replay(load(tmp_path / "game.json"))
+    assert result.passed, result.failure
