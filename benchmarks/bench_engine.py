@@ -28,6 +28,7 @@ def engine_actions_per_second(seconds: float = SECONDS) -> float:
     game_no = 0
     options = Options(match="single", first_dealer="random")
     elapsed = 0.0
+    over, press = Phase.OVER, Verb.PRESS  # looked up once, as RLCard's loop needs no enums
     while elapsed < seconds:
         match = Match(["a", "b", "c", "d"], options, seed=game_no)
         game, _ = match.deal_round()
@@ -35,10 +36,10 @@ def engine_actions_per_second(seconds: float = SECONDS) -> float:
         pick = random.Random(game_no).random
         shuffle = match.reload_rng().shuffle
         t0 = time.perf_counter()
-        while game.phase is not Phase.OVER:
+        while game.phase is not over:
             legal = game.legal_actions()
             action = legal[int(pick() * len(legal))]
-            if action.verb is Verb.PRESS:
+            if action.verb is press:
                 game.push(action, fired=policy.next_burst(), shuffle=shuffle)
             else:
                 game.push(action)
@@ -80,17 +81,31 @@ def table_actions_per_second(games: int = 300) -> float:
     return stats.actions / (time.perf_counter() - started)
 
 
+def best_of(repeats: int = 5, seconds: float = 1.0) -> tuple[float, float | None]:
+    """Best throughput of each engine over interleaved runs (load on the machine only
+    ever slows a run down, so the best run is the least disturbed one)."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(repeats):
+        ours.append(engine_actions_per_second(seconds))
+        rlcard = rlcard_steps_per_second(seconds)
+        if rlcard is not None:
+            theirs.append(rlcard)
+    return max(ours), max(theirs) if theirs else None
+
+
 def run() -> list[Row]:
-    ours = engine_actions_per_second()
-    theirs = rlcard_steps_per_second()
+    ours, theirs = best_of()
     table = table_actions_per_second()
     rows = [
-        Row("engine: 4p random self-play, attack launcher", f"{ours:,.0f}", "actions/s"),
+        Row("engine: 4p random self-play, attack launcher", f"{ours:,.0f}",
+            "actions/s, best of 5 interleaved runs"),
         Row("table loop (bots, transcript recording)", f"{table:,.0f}", "actions/s"),
     ]
     if theirs is None:
         rows.append(Row("RLCard UnoGame 4p random", "n/a", "rlcard not installed (make bench)"))
     else:
-        rows.append(Row("RLCard UnoGame 4p random", f"{theirs:,.0f}", "steps/s"))
+        rows.append(Row("RLCard UnoGame 4p random", f"{theirs:,.0f}",
+                        "steps/s, best of 5 interleaved runs"))
         rows.append(Row("engine / RLCard", f"{ours / theirs:.2f}x", "target ≥ 2x"))
     return rows

@@ -56,12 +56,24 @@ class Phase(Enum):
     OVER = "over"                # the round is scored
 
 
+# Enum members for the hot paths, looked up once: in CPython 3.11 ``Phase.PLAY`` costs
+# ten times a module global, and self-play does it several times per action.
+_PLAYING = Phase.PLAY
+_PLAY, _PRESS = Verb.PLAY, Verb.PRESS
+
+
 class Round:
     """One round: hands, launcher, discard pile, turn, owed presses, UNO window, result.
 
     Build one with :meth:`setup` (from a deal, a transcript or a saved game). Seats are
     ``0 … n-1``; clockwise is increasing seat number.
     """
+
+    __slots__ = (
+        "_ways", "cards_fired", "color", "dealer", "direction", "discard", "hands",
+        "just_fired", "launcher", "options", "owed", "phase", "players", "presses", "result",
+        "scores_before", "turn", "uno_seat", "winner",
+    )
 
     def __init__(self) -> None:  # use Round.setup()
         self.players = 0
@@ -216,7 +228,7 @@ class Round:
         Besides the seat to act, another seat may have ``uno`` or ``catch N`` to make.
         A play that may carry an UNO call is listed once, without it.
         """
-        if self.phase is Phase.PLAY and not self.owed and seat in (None, self.turn):
+        if self.phase is _PLAYING and not self.owed and (seat is None or seat == self.turn):
             seat = self.turn  # the common case first: a turn to play or press
             actions = self._hand_plays(seat)
             actions.append(_press_action(seat))
@@ -394,9 +406,9 @@ class Round:
         if self.uno_seat is not None and self.uno_seat != seat:
             self.uno_seat = None  # another player acted: the window closes
         verb = action.verb
-        if verb is Verb.PLAY:
+        if verb is _PLAY:
             self._play(action)
-        elif verb is Verb.PRESS:
+        elif verb is _PRESS:
             self._press(seat, fired, shuffle)
         elif verb is Verb.PASS:
             self.phase = Phase.PLAY
@@ -420,7 +432,7 @@ class Round:
         assert card is not None
         hand = self.hands[seat]
         hand.remove(card)
-        if self.phase is not Phase.PLAY:  # a play after a press (play_after_press)
+        if self.phase is not _PLAYING:  # a play after a press (play_after_press)
             self.phase = Phase.PLAY
             self.just_fired = []
         symbol = card.symbol
@@ -486,7 +498,9 @@ class Round:
             del self.discard[:-1]
             nothing_to_load = not reload
         count = fired if fired <= len(launcher) else len(launcher)
-        cards = [launcher.popleft() for _ in range(count)] if count else []
+        cards = []
+        for _ in range(count):
+            cards.append(launcher.popleft())
         self.hands[seat].extend(cards)
         self.presses += 1
         self.cards_fired += count
@@ -519,7 +533,8 @@ class Round:
     def copy(self) -> Round:
         """An independent copy (cards are shared: they are immutable)."""
         other = Round.__new__(Round)
-        other.__dict__.update(self.__dict__)
+        for name in Round.__slots__:
+            setattr(other, name, getattr(self, name))
         other.hands = [list(hand) for hand in self.hands]
         other.launcher = deque(self.launcher)
         other.discard = list(self.discard)
