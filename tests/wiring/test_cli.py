@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -78,39 +79,62 @@ class TestWiringShow:
         assert len([t for t in texts if "GPIO" in t and "—" in t]) == 8  # one per used pin
 
 
-class TestLauncherRun:
-    def test_runs_takes_presses_and_stops_on_sigterm(self) -> None:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uno_attack", "launcher", "run", "--launcher",
-             "gpio:emulated", "--policy", "fixed:2", "--seed", "4"],
+class Daemon:
+    """``uno-attack launcher run`` in a subprocess, its log read line by line in a thread."""
+
+    def __init__(self, *args: str, on_line: Callable[[Daemon, str], None] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uno_attack", "launcher", "run", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        assert proc.stdin is not None
-        assert proc.stderr is not None
-        lines: list[str] = []
-        pressed_three = threading.Event()
+        self.lines: list[str] = []
+        self.on_line = on_line
+        self._seen = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
-        def read() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                lines.append(line)
-                if "press 3:" in line:
-                    pressed_three.set()
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            with self._seen:
+                self.lines.append(line)
+                self._seen.notify_all()
+            if self.on_line is not None:
+                self.on_line(self, line)
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+    def send(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text)
+        self.proc.stdin.flush()
+
+    def wait_for(self, text: str, timeout: float = 30) -> None:
+        with self._seen:
+            found = self._seen.wait_for(lambda: text in self.log, timeout)
+        assert found, self.log
+
+    def stop(self, signum: signal.Signals) -> int:
+        """Send a signal and wait for the exit code; kill it if it does not stop."""
         try:
-            proc.stdin.write("push\npush\npush\n")
-            proc.stdin.flush()
-            assert pressed_three.wait(30), "".join(lines)
-            proc.send_signal(signal.SIGTERM)
-            assert proc.wait(30) == 0
+            self.proc.send_signal(signum)
+            return self.proc.wait(30)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-        reader.join(10)
-        log = "".join(lines)
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self._reader.join(10)
+
+    @property
+    def log(self) -> str:
+        return "".join(self.lines)
+
+
+class TestLauncherRun:
+    def test_runs_takes_presses_and_stops_on_sigterm(self) -> None:
+        daemon = Daemon("--launcher", "gpio:emulated", "--policy", "fixed:2", "--seed", "4")
+        daemon.send("push\npush\npush\n")
+        daemon.wait_for("press 3:")
+        assert daemon.stop(signal.SIGTERM) == 0
+        log = daemon.log
         assert "ready: emulated GPIO launcher (fixed:2 policy)" in log
         for n in (1, 2, 3):
             assert f"press {n}: fired 2 of 2 (ok)" in log
@@ -120,39 +144,16 @@ class TestLauncherRun:
 
     def test_stops_cleanly_on_ctrl_c_during_an_eject(self) -> None:
         """SIGINT mid-burst: the eject reports stopped and the motor goes off."""
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uno_attack", "launcher", "run", "--launcher",
-             "gpio:emulated,scale=1", "--policy", "fixed:12", "-v"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        assert proc.stdin is not None
-        assert proc.stderr is not None
-        lines: list[str] = []
-        motor_on = threading.Event()
 
-        def read() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                lines.append(line)
-                if "ready:" in line:
-                    assert proc.stdin is not None
-                    proc.stdin.write("push\n")
-                    proc.stdin.flush()
-                if "motor forward" in line:
-                    motor_on.set()
+        def push_when_ready(daemon: Daemon, line: str) -> None:
+            if "ready:" in line:
+                daemon.send("push\n")
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        try:
-            assert motor_on.wait(30), "".join(lines)
-            proc.send_signal(signal.SIGINT)
-            assert proc.wait(30) == 0
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-        reader.join(10)
-        log = "".join(lines)
+        daemon = Daemon("--launcher", "gpio:emulated,scale=1", "--policy", "fixed:12", "-v",
+                        on_line=push_when_ready)
+        daemon.wait_for("motor forward")
+        assert daemon.stop(signal.SIGINT) == 0
+        log = daemon.log
         assert "stopping: SIGINT" in log
         assert "press 1: fired" in log
         assert "(stopped)" in log
