@@ -48,7 +48,7 @@ class PtyGame:
             self.output += chunk
             timeout = 0
 
-    def wait_for(self, needle: bytes, timeout: float = 10.0) -> None:
+    def wait_for(self, needle: bytes, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while needle not in self.output:
             if time.monotonic() > deadline or self.proc.poll() is not None:
@@ -128,7 +128,23 @@ def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
         again.send("q")
         again.wait_for(b"Quit the game?")
         again.send("y")
-        assert again.proc.wait(10) == 0
+        assert again.proc.wait(30) == 0
     finally:
         if again.proc.poll() is None:
             again.kill()
+
+
+def test_sigterm_ends_the_game_cleanly_and_keeps_it(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    game = PtyGame(["--seed", "4", "--bot-delay", "0", "--save", str(save),
+                    "--launcher", "gpio:emulated,scale=50"], _env(tmp_path))
+    try:
+        game.wait_for(b"Your hand")
+        game.proc.send_signal(signal.SIGTERM)
+        assert game.proc.wait(30) == 0
+    finally:
+        if game.proc.poll() is None:
+            game.kill()
+    game.read()
+    assert b"Traceback" not in game.output
+    assert replay(load(save)).passed

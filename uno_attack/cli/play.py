@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 from dataclasses import replace
 from pathlib import Path
 
@@ -116,5 +117,12 @@ def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def
 
 def main(argv: list[str]) -> int:
     app = build_app(argv)
-    app.run()
+    # SIGTERM (a service stop, a closed terminal's kill) ends the game like 'q' does; and
+    # whatever way the app ends, the launcher is closed so a real motor stops.
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: app.exit())
+    try:
+        app.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        app.session.close()
     return 0
