@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from uno_attack.actions import Action, Verb
+from uno_attack.bots import Player
 from uno_attack.cards import Card
 from uno_attack.engine import Round
 from uno_attack.errors import IllegalActionError, LauncherError
@@ -83,7 +84,7 @@ class Table:
     """A round in play: engine, players, launcher, and the transcript being written."""
 
     game: Round
-    players: Sequence[object]  # each a bots.Player
+    players: Sequence[Player]
     launcher: Launcher
     record: Transcript
     reload_rng: random.Random = field(default_factory=random.Random)
@@ -173,7 +174,7 @@ class Table:
             return None
         player = self.players[seat]
         legal = self.game.legal_actions()
-        action = player.choose(self.game, seat, legal)  # type: ignore[attr-defined]
+        action = player.choose(self.game, seat, legal)
         # an action handed back from the legal list itself needs no second check
         return self.perform(action, checked=any(a is action for a in legal))
 
@@ -190,7 +191,7 @@ class Table:
         for seat in [(window + i) % n for i in range(1, n + 1)]:
             if seat == exclude:
                 continue
-            action = self.players[seat].react(self.game, seat)  # type: ignore[attr-defined]
+            action = self.players[seat].react(self.game, seat)
             if action is not None and self.game.is_legal(action):
                 return [self.perform(action)]
         return []

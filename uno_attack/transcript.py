@@ -327,11 +327,66 @@ def _step(check: _Checker, i: int, raw: object, players: int) -> Step:
         expect = raw["expect"]
         if not isinstance(expect, dict):
             raise check.fail(f"{key}.expect", expect, "expected an object of checks")
-        for name in expect:
+        for name, value in expect.items():
             if name not in EXPECT_KEYS:
-                raise check.fail(f"{key}.expect.{name}", expect[name], "unknown expectation")
+                raise check.fail(f"{key}.expect.{name}", value, "unknown expectation")
+            why = _EXPECT_SHAPES[name](value)
+            if why is not None:
+                raise check.fail(f"{key}.expect.{name}", value, f"expected {why}")
         return ExpectStep(expect, json.dumps(raw))
     raise check.fail(key, raw, 'expected an action string, {"reject": ...} or {"expect": {...}}')
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ints(value: object) -> bool:
+    return isinstance(value, list) and all(map(_is_int, value))
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _shape(test: Any, what: str) -> Any:
+    return lambda value: None if test(value) else what
+
+
+def _owed_entry(entry: object) -> bool:
+    return (isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0])
+            and (_is_int(entry[1]) or entry[1] == "fire"))
+
+
+def _hands_shape(value: object) -> str | None:
+    if not isinstance(value, dict) or not all(
+            isinstance(seat, str) and seat.isdigit() and _strings(cards)
+            for seat, cards in value.items()):
+        return 'an object {"SEAT": [card codes]}'
+    return None
+
+
+#: The shape of each expectation's value (TRANSCRIPTS.md, Steps): a wrong one is an error
+#: of the transcript, reported when it is loaded, not a crash half-way through a replay.
+_EXPECT_SHAPES: dict[str, Any] = {
+    "turn": _shape(lambda v: v is None or _is_int(v), "a seat number or null"),
+    "top": _shape(lambda v: isinstance(v, str), "a card code"),
+    "color": _shape(lambda v: v is None or isinstance(v, str), "a colour name or null"),
+    "direction": _shape(lambda v: isinstance(v, str), '"clockwise" or "counterclockwise"'),
+    "hands": _hands_shape,
+    "hand_sizes": _shape(_ints, "a list of numbers, one per seat"),
+    "launcher_size": _shape(_is_int, "a number"),
+    "discard_size": _shape(_is_int, "a number"),
+    "owed": _shape(lambda v: isinstance(v, list) and all(map(_owed_entry, v)),
+                   'a list of [seat, n or "fire"]'),
+    "legal": _shape(_strings, "a list of action strings"),
+    "winner": _shape(lambda v: v is None or _is_int(v), "a seat number or null"),
+    "round_points": _shape(lambda v: v is None or _ints(v), "a list of numbers or null"),
+    "scores": _shape(lambda v: v is None or _ints(v), "a list of numbers or null"),
+    "match_winner": _shape(lambda v: v is None or _is_int(v) or _ints(v),
+                           "a seat number, a list of seats or null"),
+}
+assert set(_EXPECT_SHAPES) == set(EXPECT_KEYS)
 
 
 # ---------------------------------------------------------------------- writing
