@@ -312,6 +312,9 @@ class EmulatedBoard:
                 step = min(step, max(self._button_edges[0][0] - model.now_ms, 0.0))
             if self.firmware.busy:
                 step = min(step, ACTIVE_STEP_MS)
+            deadline = self.firmware.motor_deadline()
+            if deadline is not None and deadline > model.now_ms:
+                step = min(step, deadline - model.now_ms)  # never past a motor limit
             model.advance(max(step, 0.0))
             while self._button_edges and self._button_edges[0][0] <= model.now_ms:
                 self.button_is_down = self._button_edges.popleft()[1]

@@ -103,6 +103,26 @@ class Firmware:
         self._check_limit(now)
         self._check_sensor(now)
 
+    def motor_deadline(self):
+        """The tick by which a timer of the firmware may have to switch the motor, or None.
+
+        A job's ``max_ms``, its jam time, the end of an unjam pulse and the board's own
+        limit. The emulator steps its model exactly to it, so that the motor is switched
+        off at that very tick (on a board the main loop polls much faster than a tick).
+        """
+        ticks = []
+        if self.motor_on:
+            ticks.append(self.motor_since + self.limit_ms)
+        job = self.job
+        if job is not None:
+            if job.status is None:
+                ticks.append(job.started + job.max_ms)
+                if job.verb == "EJECT":
+                    ticks.append(job.last_card + self.jam_ms)
+            if job.unjam_ms is not None:
+                ticks.append(job.stopped_at + job.unjam_ms)
+        return min(ticks) if ticks else None
+
     @property
     def busy(self):
         """True while a timer is running (a job, a bouncing input): poll often."""
@@ -181,10 +201,15 @@ class Firmware:
         self._motor(0)
         self.send(ulp.simple("OK", msg.rid))
         job = self.job
-        if job is not None:
-            job.unjam_ms = None
+        if job is not None:  # running until its DONE is sent (it makes the board busy)
+            now = self.hal.ticks_ms()
             if job.status is None:
-                self._end(job, "stopped", self.hal.ticks_ms())
+                self._end(job, "stopped", now)
+            else:  # it was settling (or unjamming): its count still comes final
+                job.status = "stopped"
+                if job.unjam_ms is not None:
+                    job.stopped_at = now
+            job.unjam_ms = None
 
     @command("STATUS")  # STATUS id -> STATUS id motor= beam= button= presses= ejecting=
     def cmd_status(self, msg):
