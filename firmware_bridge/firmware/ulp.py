@@ -67,16 +67,23 @@ def crc16(data, crc=0xFFFF):
     return crc
 
 
-def valid_payload(payload):
-    """True for printable ASCII without ``*``, at most 72 characters, single spaces."""
-    if not payload or len(payload) > MAX_PAYLOAD:
-        return False
-    if payload[0] == " " or payload[-1] == " " or "  " in payload:
+def framable(payload):
+    """What a receiver keeps: printable ASCII without ``*``, at most 72, no two spaces.
+
+    Exactly the framing rules of PROTOCOL.md; anything else wrong with a payload (a
+    leading or trailing space, no words at all) is a matter of its verb and arguments.
+    """
+    if len(payload) > MAX_PAYLOAD or "  " in payload:
         return False
     for ch in payload:
         if ch < " " or ch > "~" or ch == "*":
             return False
     return True
+
+
+def valid_payload(payload):
+    """What a sender writes: a framable payload of words separated by single spaces."""
+    return bool(payload) and payload[0] != " " and payload[-1] != " " and framable(payload)
 
 
 def frame(payload):
@@ -99,7 +106,7 @@ def unframe(line):
         line = line[:-1]
     if not line:
         return None
-    if len(line) > MAX_PAYLOAD + 5 or len(line) < 6 or line[-5:-4] != b"*":
+    if len(line) > MAX_PAYLOAD + 5 or len(line) < 5 or line[-5:-4] != b"*":
         raise ProtocolError("crc", "no *CCCC at the end of the line")
     body = line[:-5]
     try:
@@ -107,7 +114,7 @@ def unframe(line):
         check = int(line[-4:].decode(), 16)
     except (UnicodeError, ValueError):
         raise ProtocolError("crc", "bad bytes in the line") from None
-    if not _is_hex(line[-4:].decode()) or not valid_payload(payload):
+    if not _is_hex(line[-4:].decode()) or not framable(payload):
         raise ProtocolError("crc", "bad bytes in the line")
     if crc16(body) != check:
         raise ProtocolError("crc", "CRC mismatch")
