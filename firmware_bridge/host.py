@@ -108,6 +108,7 @@ class UlpLink:
         self.epoch = 0                 # bumped on every new boot seen
         self.presses = 0               # presses counted on this link
         self._last_press = 0           # the board's press number last accounted for
+        self._baseline = False         # True once open() has read the board's press count
         self._cond = threading.Condition()
         self._inbox: dict[int, list[ulp.Message]] = {}
         self._cards: dict[int, int] = {}
@@ -147,6 +148,7 @@ class UlpLink:
             raise
         with self._cond:
             self._last_press = max(self._last_press, status.fields["presses"])
+            self._baseline = True
         self._threads[1].start()
         return info
 
@@ -521,6 +523,12 @@ class UlpLink:
             self._need_hello = True
 
     def _presses_seen(self, n: int, *, from_status: bool) -> None:
+        if not self._baseline:  # opening: presses from before we came are not ours
+            if n > self._last_press and not from_status:
+                self.presses += 1  # this PRESS, not the ones before it
+                self._events.put(1)
+            self._last_press = max(self._last_press, n)
+            return
         if n > self._last_press:
             new = n - self._last_press
             recovered = new if from_status else new - 1
