@@ -93,7 +93,7 @@ class Table:
     events: list[TableEvent] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.names = tuple(getattr(p, "name", f"seat {i}") for i, p in enumerate(self.players))
+        self.names = tuple(p.name for p in self.players)
         if self.journal is not None:
             self.record.save(self.journal)
 
