@@ -69,6 +69,10 @@ class TestReplay:
         (lambda d: d["launcher"].extend(["G2", "G2"]), "G2 named more often than the deck"),
         (lambda d: d.update(rest="some"), "key 'rest'"),
         (lambda d: d.update(colour="red"), "key 'colour': unknown key"),
+        (lambda d: d["steps"][1]["expect"].update(legal=[1, "press"]),
+         "key 'steps[1].expect.legal'"),
+        (lambda d: d["steps"][5]["expect"].update(hands={"2": [["R1"]]}),
+         "key 'steps[5].expect.hands"),
     ])
     def test_invalid_transcript_exits_2_naming_file_key_value(
         self, tmp_path: Path, change: object, fragment: str
