@@ -465,22 +465,6 @@ class TestReplies:
             run_to_done(dev, 41)
             assert dev.ask("HELLO 46 session=0000F00D").startswith("HELLO 46 ")  # forget 41
 
-    def test_replies_come_within_20_ms(self, dev: Wire) -> None:
-        times = []
-        for rid in range(50, 70):
-            sent = time.monotonic()
-            assert dev.ask(f"PING {rid}") == f"PONG {rid}"
-            times.append(time.monotonic() - sent)
-        dev.send("EJECT 70 12 8000")
-        dev.expect("OK 70")
-        for rid in range(71, 81):
-            sent = time.monotonic()
-            assert dev.ask(f"STATUS {rid}").startswith(f"STATUS {rid} ")
-            times.append(time.monotonic() - sent)
-        times.sort()
-        assert times[len(times) // 2] < 0.020, times
-        assert times[-1] < 0.050, times
-
 
 def dev_ask_all(wire: Wire, payloads: list[str]) -> list[str]:
     return [wire.ask(p) for p in payloads]
@@ -765,9 +749,10 @@ class TestHost:
         sent = [t for t, p in fake.got if p == "PING 777"]
         assert len(sent) == 5, fake.got
         gaps = [b - a for a, b in itertools.pairwise(sent)] + [ended - sent[-1]]
-        for i, gap in enumerate(gaps):  # 0.1, 0.2, 0.4, 0.8, 1.6 s
-            assert 0.1 * 2**i * 0.9 <= gap <= 0.1 * 2**i * 1.25 + 0.1, gaps
-        assert sent[0] - started < 0.05
+        # 0.1, 0.2, 0.4, 0.8, 1.6 s: never early; late only by what a busy machine adds
+        for i, gap in enumerate(gaps):
+            assert 0.1 * 2**i * 0.9 <= gap <= 0.1 * 2**i * 1.25 + 0.3, gaps
+        assert sent[0] - started < 0.3
 
     def test_press_gaps_and_status_counts_are_counted(self, fake: FakeBoard) -> None:
         fake.presses = 2  # before we opened: the baseline
@@ -935,3 +920,34 @@ class TestStopWhileSettling:
         assert hal.out[-1] == "OK 5"
         self.run(hal, firmware, 100)
         assert hal.out[-1] == "DONE 4 0 stopped"
+
+
+class TestReplyTime:
+    """The device replies within 20 ms: on the board's own clock, in the very poll that
+    reads the request, so no load on a host machine can make it late."""
+
+    @pytest.mark.parametrize(("request_line", "reply"), [
+        ("PING 50", "PONG 50"),
+        ("STATUS 51", "STATUS 51 "),
+        ("EJECT 52 3 4000", "OK 52"),
+        ("HELLO 53 session=0000BEEF", "HELLO 53 ULP/1 "),
+        ("NOPE 54", "ERR 54 verb"),
+    ])
+    def test_reply_in_the_poll_that_reads_the_request(self, request_line: str,
+                                                      reply: str) -> None:
+        hal = ClockHal()
+        firmware = fw.Firmware(hal)
+        firmware.poll()
+        sent = len(hal.out)
+        hal.inbox = line(request_line)
+        firmware.poll()  # no time passes on the board's clock
+        assert hal.out[sent:][0].startswith(reply), hal.out
+
+    def test_status_while_ejecting_is_answered_at_once(self) -> None:
+        hal = ClockHal()
+        firmware = fw.Firmware(hal)
+        hal.inbox = line("EJECT 60 12 8000")
+        TestStopWhileSettling.run(hal, firmware, 50)
+        hal.inbox = line("STATUS 61")
+        firmware.poll()
+        assert hal.out[-1].startswith("STATUS 61 motor=1 ")
