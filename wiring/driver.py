@@ -4,7 +4,8 @@ It runs the motor until the beam has seen the cards asked for, and stops early, 
 why, on a jam (``jam_ms`` with no card; first a short reverse pulse to free it), an empty
 hopper (the sensor) or ``max_ms``. It reports what the beam counted, never what was asked.
 The motor is stopped in a ``finally`` on every way out of an eject, by the beam callback
-the instant the last card clears the beam, and by :meth:`GpioEjector.close`.
+the instant the last card clears the beam, by :meth:`GpioEjector.close`, and by a
+watchdog timer at ``max_ms`` that does not depend on the eject loop running at all.
 """
 
 from __future__ import annotations
@@ -67,10 +68,17 @@ class GpioEjector:
             if self._hopper_says_empty():
                 return EjectResult(0, EjectStatus.EMPTY, "the hopper sensor says empty")
             run = _Run(asked=count)
+            # a second line of defence: even if this thread stalls (a hung read, a stuck
+            # callback), the motor stops at max_ms
+            watchdog = threading.Timer(self.seconds(self.pin_map.timing.max_ms),
+                                       self._watchdog, args=(run,))
+            watchdog.daemon = True
             try:
                 self._run = run
+                watchdog.start()
                 status, detail = self._drive(run)
             finally:
+                watchdog.cancel()
                 self._motor_stop(run)
                 self._run = None
             log.debug("eject %d: %d counted, %s %s", count, run.counted, status, detail)
@@ -113,6 +121,14 @@ class GpioEjector:
             run.changed.wait(min(deadline, jam_at) - now)
             run.changed.clear()
 
+    def _watchdog(self, run: _Run) -> None:
+        """``max_ms`` is up: the motor goes off, and stays off for the rest of this eject."""
+        if self._run is run:
+            run.finished = True
+            self._motor_stop(run)
+            log.warning("watchdog: motor stopped at max_ms")
+            run.changed.set()
+
     def _reverse_pulse(self, run: _Run, deadline: float) -> None:
         motor = self.pin_map.motor
         log.info("no card for %g ms: reverse pulse of %g ms", self.pin_map.timing.jam_ms,
@@ -120,6 +136,8 @@ class GpioEjector:
         self._motor_stop(run)
         run.reversing = True
         assert self.devices.motor is not None
+        if run.finished:
+            return
         try:
             self.devices.motor.backward(motor.reverse_duty)
             pulse_end = min(time.monotonic() + self.seconds(motor.reverse_ms), deadline)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -164,6 +165,26 @@ class TestSafety:
         hardware.pins["motor_pwm"].clear_states()
         launcher.eject(12)                           # and a plain long eject
         assert max(motor_on_spans(launcher)) <= max_s + self.LATE_S
+
+    def test_watchdog_stops_the_motor_when_the_eject_loop_hangs(
+            self, open_emulated_launcher: OpenEmulated, mocker: MockerFixture) -> None:
+        launcher = open_emulated_launcher(scale=2, timing={"max_ms": 400.0, "jam_ms": 300.0})
+        hardware = launcher.emulation
+        assert hardware is not None
+        hardware.model.force_jam(stuck=True)  # no card will ever end the eject
+        max_s = 400.0 / 1000 / 2
+        hung = threading.Event()
+
+        def hang_mid_eject() -> bool:
+            if hardware.model.duty != 0:      # the motor runs: now the loop stalls
+                hung.wait(3 * max_s)
+            return False
+
+        mocker.patch.object(launcher.gpio, "_hopper_says_empty", side_effect=hang_mid_eject)
+        hardware.pins["motor_pwm"].clear_states()
+        launcher.eject(3)
+        assert max(motor_on_spans(launcher)) <= max_s + self.LATE_S
+        assert hardware.model.duty == 0
 
     def test_motor_off_after_an_exception_inside_eject(
             self, open_emulated_launcher: OpenEmulated, mocker: MockerFixture) -> None:
