@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from sim_launcher.policies import BurstPolicy, PolicyError, make_policy
+from uno_attack.config import user_policy_tables
 from uno_attack.errors import LauncherError
 
 ENTRY_POINT_GROUP = "uno_attack.launchers"
@@ -241,8 +242,6 @@ class LauncherSettings:
     config: object | None = None  # a backend-specific extra (pin map path, options…)
 
     def make_policy(self, name: str | None = None) -> BurstPolicy:
-        from uno_attack.config import user_policy_tables
-
         try:
             return make_policy(name or self.policy, seed=self.seed,
                                user_tables=user_policy_tables())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -45,8 +46,6 @@ class ReplayResult:
 
 
 def _show(value: object) -> str:
-    import json
-
     return json.dumps(value) if not isinstance(value, str) else value
 
 
