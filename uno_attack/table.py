@@ -79,6 +79,15 @@ class TableEvent:
         return f"{who} passed"
 
 
+def reaction_order(game: Round) -> list[int]:
+    """Who may act out of turn now, in the order they are asked: while an UNO window is
+    open, the others in seat order from the player who forgot, who may remember last."""
+    window = game.uno_seat
+    if window is None or game.over:
+        return []
+    return [(window + i) % game.players for i in range(1, game.players + 1)]
+
+
 @dataclass
 class Table:
     """A round in play: engine, players, launcher, and the transcript being written."""
@@ -184,11 +193,7 @@ class Table:
         The others look first, in seat order from the player who forgot, who may remember
         last; the first catch or call closes the window.
         """
-        window = self.game.uno_seat
-        if window is None or self.game.over:
-            return []
-        n = self.game.players
-        for seat in [(window + i) % n for i in range(1, n + 1)]:
+        for seat in reaction_order(self.game):
             if seat == exclude:
                 continue
             action = self.players[seat].react(self.game, seat)

@@ -22,7 +22,7 @@ from uno_attack.launcher import EjectStatus, Launcher, PressResult, open_launche
 from uno_attack.match import Match
 from uno_attack.options import Options
 from uno_attack.scoring import RoundResult
-from uno_attack.table import Table, TableEvent
+from uno_attack.table import Table, TableEvent, reaction_order
 from uno_attack.transcript import ActionStep, Transcript, load
 
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dex", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
@@ -206,12 +206,7 @@ class Session:
     def bot_reactions(self) -> list[Action]:
         """Catches and UNO calls the bots want to make now, in seat order."""
         game = self.game
-        window = game.uno_seat
-        if window is None or game.over:
-            return []
-        n = game.players
-        # the others look first; the one who forgot may remember last
-        for seat in [(window + i) % n for i in range(1, n + 1)]:
+        for seat in reaction_order(game):
             if self.is_human(seat):
                 continue
             action = self.players[seat].react(game, seat)
