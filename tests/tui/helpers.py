@@ -12,9 +12,9 @@ from textual.pilot import Pilot
 from uno_attack.launcher import Launcher
 from uno_attack.options import Options
 from uno_attack.rules import ATTACK
+from uno_attack.session import GameConfig, Session
 from uno_attack.transcript import Transcript
 from uno_attack.tui.app import UnoAttackApp
-from uno_attack.tui.session import GameConfig, Session
 
 
 def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,

@@ -22,6 +22,7 @@ from uno_attack.cards import Card, Color
 from uno_attack.engine import Phase
 from uno_attack.errors import UnoAttackError
 from uno_attack.penalties import FIRE
+from uno_attack.session import GameConfig, Session
 from uno_attack.table import TableEvent
 from uno_attack.tui.presses import PressFlow
 from uno_attack.tui.screens.dialogs import (
@@ -32,7 +33,6 @@ from uno_attack.tui.screens.dialogs import (
 from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
 from uno_attack.tui.screens.table import TableScreen
-from uno_attack.tui.session import GameConfig, Session
 
 
 class UnoAttackApp(PressFlow, App[None]):
