@@ -64,7 +64,11 @@ class TestReplay:
         (lambda d: d.pop("hands"), "key 'hands' is missing"),
         (lambda d: d["hands"][1].append("R0"),
          "key 'hands[1][3]': unknown card code of UNO Attack (got 'R0')"),
-        (lambda d: d.update(options={"jump_in": True}), "unknown option 'jump_in'"),
+        (lambda d: d.update(options={"jump_out": True}), "unknown option 'jump_out'"),
+        (lambda d: d.update(options={"jump_in": True}), "option 'jump_in' = True: expected one"),
+        (lambda d: d.update(options={"wild_draw_four": "free"}),
+         "option 'wild_draw_four' = 'free': only with rules = classic"),
+        (lambda d: d.update(options={"rules": "classic"}), "unknown card code of classic UNO"),
         (lambda d: d.update(players=11), "key 'players'"),
         (lambda d: d["steps"].append("2 fly"), "key 'steps[6]'"),
         (lambda d: d["launcher"].extend(["G2", "G2"]), "G2 named more often than the deck"),
@@ -123,7 +127,13 @@ class TestSimulate:
         assert replayed.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
     @pytest.mark.parametrize(("args", "fragment"), [
-        (("--option", "stacking=true"), "unknown option 'stacking'"),
+        (("--option", "stacking=true"), "option 'stacking' = 'true': expected one of off"),
+        (("--option", "stackin=up"), "unknown option 'stackin'"),
+        (("--option", "rounds=3"), "option 'rounds' = 3: only with match = net"),
+        (("--option", "rules=classic", "--option", "play_after_press=true"),
+         "option 'play_after_press' = True: only with rules = attack"),
+        (("--preset", "wild"), "unknown preset 'wild' (known: party, classic, house"),
+        (("--players", "3", "--option", "teams=2"), "option 'teams' = 2: 3 players"),
         (("--option", "target=-5"), "option 'target' = '-5'"),
         (("--policy", "wild"), "unknown policy 'wild'"),
     ])

@@ -15,8 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from uno_attack.bots import BOT_KINDS
+from uno_attack.cli import rule_options
 from uno_attack.errors import UnoAttackError
-from uno_attack.options import MATCH_MODES, Options
+from uno_attack.options import MATCH_MODES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,8 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="ejection policy of the sim launcher (default attack)")
     parser.add_argument("--seed", default=None,
                         help="seed of the deal, bots and launcher (default: random)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of RULES.md section 9 (repeatable)")
+    rule_options.add_arguments(parser)
     parser.add_argument("--match", choices=MATCH_MODES, default=None,
                         help="match mode (default points)")
     parser.add_argument("--target", type=int, default=None,
@@ -67,12 +67,12 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     humans = [n.strip() for n in args.humans.split(",") if n.strip()]
     if len(set(humans)) != len(humans):
         raise UnoAttackError(f"--humans {args.humans!r}: every name must differ")
-    assignments = list(args.option)
+    shorthands = []
     if args.match is not None:
-        assignments.append(f"match={args.match}")
+        shorthands.append(f"match={args.match}")
     if args.target is not None:
-        assignments.append(f"target={args.target}")
-    options = Options.from_assignments(assignments)
+        shorthands.append(f"target={args.target}")
+    options = rule_options.options_from(args, shorthands)
     seed: int | str | None = args.seed
     if seed is None:
         seed = random.randrange(1_000_000)
