@@ -540,11 +540,11 @@ class Round:
             return f"{card} is not a wild card and names no colour"
         seat, target = action.seat, action.target
         if kind.names_seat:
+            ref = "VARIANTS.md B4, E15" if kind.number is not None else refs["turn"]
             if target is None:
-                return (f"a {kind.name} names the seat to trade with: 'play {card} 2' "
-                        f"({refs['turn']})")
+                return f"a {kind.name} names the seat to trade with: 'play {card} 2' ({ref})"
             if target == seat or not 0 <= target < self.players:
-                return f"seat {target} is not another seat to trade with ({refs['effects']})"
+                return f"seat {target} is not another seat to trade with ({ref})"
         elif target is not None:
             rule = " (a 7 does with seven_zero, VARIANTS.md B4)" if kind.number == 7 else ""
             return f"{card} names no seat{rule}"
@@ -554,7 +554,7 @@ class Round:
         """``play X uno`` only where the play leaves exactly one card (RULES.md 7, E19)."""
         if action.uno and self.hand_after(action) != 1:
             return (f"UNO may only be called by a player a play leaves holding exactly one card "
-                    f"({self.rules.refs['uno']})")
+                    f"({self.rules.refs['uno']}, VARIANTS.md E19)")
         return None
 
     def _multi_refusal(self, action: Action) -> str | None:
@@ -689,19 +689,21 @@ class Round:
         if self.uno_seat == seat or self.options.false_uno_penalty:
             return None
         return (f"seat {seat} has no UNO to call: only a player whose play left them holding "
-                f"exactly one card may call it, until the window closes ({self.rules.refs['uno']})")
+                f"exactly one card may call it, until the window closes ({self.rules.refs['uno']}; "
+                "a false call needs false_uno_penalty, VARIANTS.md B8)")
 
     def _catch_refusal(self, seat: int, target: int | None) -> str | None:
         ref = self.rules.refs["uno"]
         if target is None or not 0 <= target < self.players:
             return f"there is no seat {target} to catch"
         if target == seat:
-            return f"a player cannot catch themselves ({ref})"
+            return f"a player cannot catch themselves ({ref}, VARIANTS.md E19)"
         if self.winner is not None:
             return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
         if self.uno_seat != target and not self.options.false_catch_penalty:
             return (f"seat {target} cannot be caught: only a player who was left holding one card "
-                    f"by a play and has not called UNO, before the window closes ({ref})")
+                    f"by a play and has not called UNO, before the window closes ({ref}; a "
+                    "false catch needs false_catch_penalty, VARIANTS.md B8)")
         return None
 
     # ------------------------------------------------------------------ applying
