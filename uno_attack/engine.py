@@ -398,13 +398,13 @@ class Round:
         """Why ``action`` is not allowed now (naming the rule), or ``None`` if it is."""
         seat = action.seat
         if not 0 <= seat < self.players:
-            return f"there is no seat {seat} (seats are 0…{self.players - 1})"
+            return f"there is no seat {seat} (seats are 0…{self.players - 1}, RULES.md 2)"
         shape = _shape_problem(action)
         if shape is not None:
             return shape
         to_act = self.to_act
         if to_act is None:
-            return f"the round is over (seat {self.winner} went out)"
+            return f"the round is over (seat {self.winner} went out, {self.rules.refs['end']})"
         refs = self.rules.refs
         verb = action.verb
         if verb is Verb.UNO:
@@ -513,6 +513,7 @@ class Round:
     def _play_refusal(self, action: Action) -> str | None:
         """A play on the seat's own turn (phase PLAY, AFTER or CHAIN)."""
         seat, cards = action.seat, action.cards
+        refs = self.rules.refs
         if self.phase is Phase.CHAIN:
             return (f"seat {seat} goes on {self.take_verb.value}ing until a playable card "
                     "arrives (until_playable, VARIANTS.md B5)")
@@ -520,7 +521,7 @@ class Round:
             return self._multi_refusal(action)
         card = cards[0]
         if card not in self.hands[seat]:
-            return f"seat {seat} does not hold {card}"
+            return f"seat {seat} does not hold {card} ({refs['turn']})"
         if self.phase is Phase.AFTER and card not in self.arrived:
             return (f"after a {self.take_verb} only a card that just arrived may be played, "
                     f"and {card} did not ({self._after_rule()})")
@@ -537,7 +538,7 @@ class Round:
                 return (f"a wild card names a colour as it is played: 'play {card} red' "
                         f"({refs['turn']})")
         elif action.color is not None:
-            return f"{card} is not a wild card and names no colour"
+            return f"{card} is not a wild card and names no colour ({refs['turn']})"
         seat, target = action.seat, action.target
         if kind.names_seat:
             ref = "VARIANTS.md B4, E15" if kind.number is not None else refs["turn"]
@@ -546,8 +547,8 @@ class Round:
             if target == seat or not 0 <= target < self.players:
                 return f"seat {target} is not another seat to trade with ({ref})"
         elif target is not None:
-            rule = " (a 7 does with seven_zero, VARIANTS.md B4)" if kind.number == 7 else ""
-            return f"{card} names no seat{rule}"
+            rule = "; a 7 does with seven_zero, VARIANTS.md B4" if kind.number == 7 else ""
+            return f"{card} names no seat ({refs['turn']}{rule})"
         return None
 
     def _uno_call_refusal(self, action: Action) -> str | None:
@@ -562,7 +563,8 @@ class Round:
         seat, cards = action.seat, action.cards
         mode = self.options.multi_play
         if mode == "off":
-            return f"one card is played at a time ({self.rules.refs['turn']}; multi_play, B3)"
+            return (f"one card is played at a time ({self.rules.refs['turn']}; multi_play, "
+                    "VARIANTS.md B3)")
         if self.phase is not _PLAYING:
             return f"several cards may not be played after a {self.take_verb} (VARIANTS.md B3)"
         kind = self._kinds[cards[0]]
@@ -574,7 +576,8 @@ class Round:
                     "VARIANTS.md B3)")
         missing = Counter(cards) - Counter(self.hands[seat])
         if missing:
-            return f"seat {seat} does not hold {' '.join(c.code for c in missing.elements())}"
+            return (f"seat {seat} does not hold {' '.join(c.code for c in missing.elements())} "
+                    f"({self.rules.refs['turn']})")
         first = cards[0]
         if first not in self._matching[self.discard[-1]][self.color]:
             return (f"the first card listed must be playable by itself, and {first} does not "
@@ -601,7 +604,7 @@ class Round:
             return f"{owes}; a stacking or deflecting play is one card (VARIANTS.md B3)"
         card = cards[0]
         if card not in self.hands[seat]:
-            return f"seat {seat} does not hold {card}"
+            return f"seat {seat} does not hold {card} ({refs['turn']})"
         kind = self._kinds[card]
         cause = head.cause.card
         assert cause is not None
@@ -619,7 +622,8 @@ class Round:
                 return (f"{owes}; a deflecting {kind.name} must match the top card "
                         f"{self.top} (VARIANTS.md B6, E7)")
         else:
-            return f"{owes}; only a Draw card stacks and a Skip or Reverse deflects (B1, B6)"
+            return (f"{owes}; only a Draw card stacks and a Skip or Reverse deflects "
+                    "(VARIANTS.md B1, B6)")
         return (self._card_refusal(seat, card, 1) or self._naming_refusal(action)
                 or self._uno_call_refusal(action))
 
@@ -645,7 +649,7 @@ class Round:
             return "a jump-in is one card (VARIANTS.md B3)"
         card = cards[0]
         if card not in self.hands[seat]:
-            return f"seat {seat} does not hold {card}"
+            return f"seat {seat} does not hold {card} ({self.rules.refs['turn']})"
         top = self.discard[-1]
         if card is not top or card.color is None:
             return (f"only a card identical to the top card {top} may jump in, never a wild "
@@ -695,7 +699,7 @@ class Round:
     def _catch_refusal(self, seat: int, target: int | None) -> str | None:
         ref = self.rules.refs["uno"]
         if target is None or not 0 <= target < self.players:
-            return f"there is no seat {target} to catch"
+            return f"there is no seat {target} to catch ({ref})"
         if target == seat:
             return f"a player cannot catch themselves ({ref}, VARIANTS.md E19)"
         if self.winner is not None:
@@ -1125,17 +1129,19 @@ def _take_actions(unit: Unit, players: int) -> tuple[Action, ...]:
 def _shape_problem(action: Action) -> str | None:
     """What an action carries that its verb does not take (for actions built in code)."""
     verb = action.verb
+    why = None
     if action.uno and verb is not Verb.PLAY:
-        return f"only a play can carry an UNO call, not '{verb}'"
-    if verb is Verb.PLAY:
-        return None if action.cards else "a play needs a card"
-    if action.cards:
-        return f"'{verb}' takes no card"
-    if verb is Verb.CHOOSE:
-        return None if action.color is not None and action.target is None else (
-            "'choose' names one colour and nothing else")
-    if verb is Verb.CATCH:
-        return None if action.color is None else "'catch' names a seat, not a colour"
-    if action.color is not None or action.target is not None:
-        return f"'{verb}' takes no arguments"
-    return None
+        why = f"only a play can carry an UNO call, not '{verb}'"
+    elif verb is Verb.PLAY:
+        why = None if action.cards else "a play needs a card"
+    elif action.cards:
+        why = f"'{verb}' takes no card"
+    elif verb is Verb.CHOOSE:
+        if action.color is None or action.target is not None:
+            why = "'choose' names one colour and nothing else"
+    elif verb is Verb.CATCH:
+        if action.color is not None:
+            why = "'catch' names a seat, not a colour"
+    elif action.color is not None or action.target is not None:
+        why = f"'{verb}' takes no arguments"
+    return None if why is None else f"{why} (TRANSCRIPTS.md, Steps)"
