@@ -126,6 +126,23 @@ class TestSimulate:
         assert replayed.returncode == 0, replayed.stdout
         assert replayed.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
+    @pytest.mark.parametrize("rules", [("--option", "rules=classic"), ("--preset", "party"),
+                                       ("--preset", "no-mercy", "--option", "rules=classic")])
+    def test_rule_sets_and_presets_play_and_replay(self, tmp_path: Path,
+                                                    rules: tuple[str, ...]) -> None:
+        result = run("simulate", "--games", "4", "--players", "3", "--bots", "basic",
+                     "--seed", "3", "--save", str(tmp_path), *rules)
+        assert result.returncode == 0, result.stderr
+        files = sorted(str(p) for p in tmp_path.glob("*.json"))
+        saved = json.loads(Path(files[0]).read_text())
+        assert saved["options"]["match"] == "single"
+        if "party" in rules:
+            assert saved["options"]["stacking"] == "up"  # the options the preset expands to
+        if "rules=classic" in rules:
+            assert saved["options"]["rules"] == "classic"
+        replayed = run("replay", *files)
+        assert replayed.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+
     @pytest.mark.parametrize(("args", "fragment"), [
         (("--option", "stacking=true"), "option 'stacking' = 'true': expected one of off"),
         (("--option", "stackin=up"), "unknown option 'stackin'"),
@@ -171,3 +188,19 @@ class TestLauncherStats:
         assert result.returncode == 2
         assert "fixed:x" in result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_play_takes_a_preset_and_options_over_it() -> None:
+    from uno_attack.cli.play import config_from_args
+
+    config, _ = config_from_args(["--preset", "party", "--option", "stacking=same",
+                                  "--match", "single"])
+    assert (config.options.stacking, config.options.seven_zero, config.options.match) == (
+        "same", True, "single")
+
+
+def test_play_refuses_an_unknown_preset() -> None:
+    result = run("play", "--preset", "wild")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("uno-attack play: error: unknown preset 'wild' (known: "
+                                     "party, classic, house, no-mercy, strict)")
