@@ -340,10 +340,12 @@ class Round:
         take = self._take[seat]
         if self.owed:
             actions = [take]
-            if self.illegal_reason(Action.challenge(seat)) is None:
-                actions.append(Action.challenge(seat))
-            if self.owed[0].answerable and self.winner is None:
-                actions += self._candidates(seat, self.hands[seat], self._answer_refusal)
+            head = self.owed[0]
+            if head.answerable and self.winner is None:
+                if head.cause.challenge is not None and self._challenge_refusal(seat) is None:
+                    actions.append(Action.challenge(seat))
+                if self.options.stacking != "off" or self.options.deflect:
+                    actions += self._candidates(seat, self.hands[seat], self._answer_refusal)
             return actions
         if phase is Phase.CHAIN:
             return [take]
