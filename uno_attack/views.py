@@ -1,0 +1,152 @@
+"""What each seat may see: the ``hello`` and ``view`` messages of NETWORK.md, as plain dicts.
+
+This is the one place that decides what a connection is shown. A hand goes only to its
+own seat, until the round is over (NETWORK.md, settled point 8); a watcher gets neither a
+hand nor ``legal``. The functions are pure: they read the engine's state and the host's
+public facts (names, scores, log, tension, prompt) and build dicts that go to JSON and
+back unchanged, so the terminal client can draw the same views the page does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from uno_attack.actions import Action, Verb
+from uno_attack.cards import codes
+from uno_attack.engine import Round
+from uno_attack.options import Options
+
+#: How many log lines a view carries (NETWORK.md, settled point 5).
+LOG_LINES = 10
+
+View = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A question only a person can answer, put to one seat (a launcher problem).
+
+    ``actions`` are the answers, as action strings; while the prompt is open they are the
+    seat's whole ``legal`` list.
+    """
+
+    seat: int
+    message: str
+    actions: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "message": self.message, "actions": list(self.actions)}
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What the host knows beside the engine's state, all of it public.
+
+    ``scores`` are the match totals per seat; ``busy`` the seat whose press the launcher
+    is firing; ``away`` the seats a bot plays for; ``round_points`` and ``match_winner``
+    are set once the round is scored; ``deadline`` is the seconds left on the turn timer.
+    """
+
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    log: tuple[str, ...] = ()
+    tension: int = 0
+    round_no: int = 1
+    owed_why: tuple[str, ...] = ()
+    busy: int | None = None
+    prompt: Prompt | None = None
+    away: tuple[int, ...] = ()
+    connected: tuple[int, ...] = ()
+    round_points: tuple[int, ...] | None = None
+    match_winner: tuple[int, ...] | None = None
+    next_round_in: float | None = None
+    deadline: float | None = None
+
+
+def hello(seat: int | None, names: Sequence[str], options: Options) -> View:
+    """The first message of a connection: who it is and who sits where."""
+    return {
+        "type": "hello",
+        "seat": seat,
+        "name": names[seat] if seat is not None else None,
+        "players": list(names),
+        "options": options.to_dict(),
+    }
+
+
+def legal_strings(game: Round, seat: int) -> list[str]:
+    """Every action ``seat`` may take now, as a transcript's ``legal`` writes them (without
+    the seat and the ``uno`` suffix), out-of-turn ones (UNO, catch) included."""
+    if game.over:
+        return []
+    return [action.text(seat=False, uno=False) for action in game.legal_actions(seat)]
+
+
+def view(game: Round, facts: TableFacts, seat: int | None) -> View:
+    """The ``view`` of the table for ``seat`` (``None``: a watcher), without its ``seq``,
+    which belongs to the connection."""
+    over = game.over
+    message: View = {
+        "type": "view",
+        "turn": game.to_act,
+        "top": game.top.code,
+        "color": game.color.label if game.color is not None else None,
+        "direction": game.direction_name,
+        "hand_sizes": [len(hand) for hand in game.hands],
+        "owed": game.owed_list(),
+        "owed_why": list(facts.owed_why),
+        "scores": list(facts.scores),
+        "winner": game.winner,
+        "log": list(facts.log[-LOG_LINES:]),
+        "tension": facts.tension,
+        "round": facts.round_no,
+        "uno_window": game.uno_seat,
+        "busy": facts.busy,
+        "away": list(facts.away),
+        "connected": list(facts.connected),
+        "deadline": facts.deadline,
+    }
+    if over:
+        message["hands"] = [codes(hand) for hand in game.hands]  # settled point 8
+        message["round_points"] = (list(facts.round_points)
+                                   if facts.round_points is not None else None)
+        message["match_winner"] = (list(facts.match_winner)
+                                   if facts.match_winner is not None else None)
+        message["next_round_in"] = facts.next_round_in
+    if seat is not None:
+        message["hand"] = codes(game.hands[seat])
+        prompt = facts.prompt
+        if prompt is not None and prompt.seat == seat:
+            message["prompt"] = prompt.to_json()
+            message["legal"] = list(prompt.actions)
+        elif facts.busy is not None or prompt is not None:
+            message["legal"] = []  # the launcher is deciding a press: nobody else acts
+        else:
+            message["legal"] = legal_strings(game, seat)
+    return message
+
+
+def owed_causes(before: Sequence[Sequence[int | str]], after: Sequence[Sequence[int | str]],
+                causes: Sequence[str], action: Action, why: str) -> tuple[str, ...]:
+    """Why each owed entry is owed, kept beside the engine's ``owed`` list.
+
+    The engine pops a finished entry from the front, inserts a catch's presses at the
+    front and appends a play's presses at the end; ``why`` names the action that did it.
+    """
+    out = list(causes)[: len(before)]
+    out += [""] * (len(before) - len(out))
+    if action.verb is Verb.PRESS:
+        while len(out) > len(after):
+            out.pop(0)
+    elif action.verb is Verb.CATCH and len(after) > len(before):
+        out.insert(0, why)
+    else:
+        out += [why] * (len(after) - len(before))
+    return tuple(out[: len(after)])
+
+
+def starter_causes(game: Round) -> tuple[str, ...]:
+    """Why presses are owed before anyone has acted: the starter card."""
+    return tuple(f"the starter {game.top.name}" for _ in game.owed)
