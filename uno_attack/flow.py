@@ -17,6 +17,7 @@ Time comes from a :class:`Clock`, so tests drive the timers without sleeping.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -61,10 +62,8 @@ class LoopClock:
 
     async def wait(self, event: asyncio.Event, deadline: float | None) -> None:
         timeout = None if deadline is None else max(deadline - self.now(), 0.0)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            pass
 
 
 @dataclass(frozen=True)
@@ -287,7 +286,7 @@ class TableFlow:
             elif not self._stopped:
                 await self.clock.wait(self._wake, due)
 
-    def _next(self) -> float | None | object:
+    def _next(self) -> float | object | None:
         """Make the next move if it is due (return :data:`MOVED`); else return when it
         will be due (``None``: not before something changes)."""
         if self.busy is not None or self.problem is not None or self.session.table is None:
@@ -355,7 +354,8 @@ class TableFlow:
             match_winner = _seats_of_winner(s)
             if match_winner is not None:
                 names = " and ".join(s.seat_name(seat) for seat in match_winner)
-                self._say(f"The match is over: {names} {'win' if len(match_winner) > 1 else 'wins'}")
+                verb = "win" if len(match_winner) > 1 else "wins"
+                self._say(f"The match is over: {names} {verb}")
             return MOVED
         if s.match.over or self._over_at is None:
             return None
@@ -431,7 +431,8 @@ class TableFlow:
     def _start_press(self, seat: int, *, mark: str, retry: int = 0, prior: int = 0,
                      asked: int | None = None) -> None:
         table = self.session.table
-        assert table is not None and self._loop is not None
+        assert table is not None
+        assert self._loop is not None
         self.busy = seat
         available = table.available()
 

@@ -87,7 +87,6 @@ def legal_strings(game: Round, seat: int) -> list[str]:
 def view(game: Round, facts: TableFacts, seat: int | None) -> View:
     """The ``view`` of the table for ``seat`` (``None``: a watcher), without its ``seq``,
     which belongs to the connection."""
-    over = game.over
     message: View = {
         "type": "view",
         "turn": game.to_act,
@@ -107,14 +106,12 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         "away": list(facts.away),
         "connected": list(facts.connected),
         "deadline": facts.deadline,
+        "round_points": list(facts.round_points) if facts.round_points is not None else None,
+        "match_winner": list(facts.match_winner) if facts.match_winner is not None else None,
+        "next_round_in": facts.next_round_in,
     }
-    if over:
+    if game.over:
         message["hands"] = [codes(hand) for hand in game.hands]  # settled point 8
-        message["round_points"] = (list(facts.round_points)
-                                   if facts.round_points is not None else None)
-        message["match_winner"] = (list(facts.match_winner)
-                                   if facts.match_winner is not None else None)
-        message["next_round_in"] = facts.next_round_in
     if seat is not None:
         message["hand"] = codes(game.hands[seat])
         prompt = facts.prompt

@@ -94,7 +94,8 @@ class TableClient:
         try:
             message = json.loads(msg.data)
         except ValueError:
-            raise ProtocolError(f"the host sent something that is not JSON: {msg.data[:80]!r}")
+            raise ProtocolError(
+                f"the host sent something that is not JSON: {msg.data[:80]!r}") from None
         if not isinstance(message, dict):
             raise ProtocolError(f"the host sent {message!r}, not a JSON object")
         kind = message.get("type")

@@ -26,7 +26,8 @@ from typing import Any, TextIO
 from aiohttp import web
 
 from uno_attack.errors import UnoAttackError
-from uno_attack.flow import FlowSettings, TableFlow
+from uno_attack.flow import Clock, FlowSettings, TableFlow
+from uno_attack.launcher import Launcher
 from uno_attack.net.server import TableServer, new_token
 from uno_attack.tui.session import GameConfig, ResumeError, Session
 
@@ -55,18 +56,18 @@ class HostConfig:
     qr: bool = False
 
 
-def open_session(config: HostConfig) -> HostSession:
+def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> HostSession:
     """A new match with fresh tokens, or the journal's match with its own tokens."""
     game = config.game
     if config.resume:
-        session = HostSession.resume(game)
+        session = HostSession.resume(game, launcher=launcher)
         session.tokens = load_tokens(session, game.save)
         return session
     assert game.save is not None
     game.save.parent.mkdir(parents=True, exist_ok=True)
     if game.save.exists():  # a new table keeps the last journal, once, beside it
         game.save.replace(game.save.with_suffix(".previous.json"))
-    session = HostSession(game)
+    session = HostSession(game, launcher=launcher)
     humans = [p for p, kind in enumerate(session.kinds) if kind == "human"]
     session.tokens = {"seats": {str(p): new_token() for p in humans}, "watch": new_token()}
     session.start_round()
@@ -127,11 +128,11 @@ class Host:
     """The running host: session, flow, server, listener; see the module docstring."""
 
     def __init__(self, config: HostConfig, *, out: TextIO = sys.stdout,
-                 session: HostSession | None = None) -> None:
+                 launcher: Launcher | None = None, clock: Clock | None = None) -> None:
         self.config = config
         self.out = out
-        self.session = session or open_session(config)
-        self.flow = TableFlow(self.session, config.flow)
+        self.session = open_session(config, launcher=launcher)
+        self.flow = TableFlow(self.session, config.flow, clock=clock)
         tokens = self.session.tokens
         self.server = TableServer(self.flow, {int(p): t for p, t in tokens["seats"].items()},
                                   tokens["watch"], log=self.say)
