@@ -187,6 +187,8 @@ async def serve(config: HostConfig, *, out: TextIO = sys.stdout,
     """Run the host until Ctrl-C or SIGTERM; return the exit status."""
     host = Host(config, out=out)
     loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before the URLs: a stop is never lost
+        loop.add_signal_handler(signum, host.stopping.set)
     try:
         urls = await host.start()
     except BaseException:
@@ -199,8 +201,6 @@ async def serve(config: HostConfig, *, out: TextIO = sys.stdout,
             print(f"\n{label}", file=out)
             draw_qr(url, out)
         out.flush()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, host.stopping.set)
     reading = _read_lines(stdin, host.operator_line) if stdin is not None else None
     try:
         await host.stopping.wait()
