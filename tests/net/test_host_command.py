@@ -101,7 +101,8 @@ def test_host_prints_its_urls_listens_on_loopback_and_ends_cleanly_on_sigterm(
         assert proc.stderr.read() == ""  # type: ignore[union-attr]
     replayed = subprocess.run([str(EXE), "replay", str(tmp_path / "host.json")],
                               capture_output=True, text=True, check=False)
-    assert replayed.returncode == 0 and replayed.stdout.strip() == "1 passed, 0 failed"
+    assert replayed.returncode == 0
+    assert replayed.stdout.strip() == "1 passed, 0 failed"
 
 
 def test_host_ends_cleanly_on_ctrl_c(tmp_path: Path) -> None:
@@ -163,7 +164,8 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
                                str(tmp_path / "other.json")],
                               capture_output=True, text=True, timeout=30, check=False)
         assert done.returncode == 2
-        assert done.stderr.count("\n") == 1 and f"--port {port}: cannot listen" in done.stderr
+        assert done.stderr.count("\n") == 1
+        assert f"--port {port}: cannot listen" in done.stderr
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
 
