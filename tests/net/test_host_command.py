@@ -154,7 +154,8 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str],
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert says in done.stderr
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
