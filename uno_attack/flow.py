@@ -162,6 +162,7 @@ class TableFlow:
             log=tuple(self.log[-10:]),
             tension=s.launcher.tension,
             round_no=s.match.round_no,
+            step=len(s.table.record.steps) if s.table is not None else 0,
             owed_why=self._causes,
             busy=self.busy,
             prompt=self._prompt(problem) if problem is not None else None,

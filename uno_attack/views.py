@@ -44,7 +44,8 @@ class Prompt:
 class TableFacts:
     """What the host knows beside the engine's state, all of it public.
 
-    ``scores`` are the match totals per seat; ``busy`` the seat whose press the launcher
+    ``scores`` are the match totals per seat; ``step`` counts the round's actions so far
+    (two views of the same step show the same game); ``busy`` the seat whose press the launcher
     is firing; ``away`` the seats a bot plays for; ``round_points`` and ``match_winner``
     are set once the round is scored; ``deadline`` is the seconds left on the turn timer.
     """
@@ -54,6 +55,7 @@ class TableFacts:
     log: tuple[str, ...] = ()
     tension: int = 0
     round_no: int = 1
+    step: int = 0
     owed_why: tuple[str, ...] = ()
     busy: int | None = None
     prompt: Prompt | None = None
@@ -101,6 +103,7 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         "log": list(facts.log[-LOG_LINES:]),
         "tension": facts.tension,
         "round": facts.round_no,
+        "step": facts.step,
         "uno_window": game.uno_seat,
         "busy": facts.busy,
         "away": list(facts.away),
