@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
+from textual.widgets import Static
 
 from tests.net.helpers import host_config, running_host, url_of
+from uno_attack.net.host import Host
+from uno_attack.net.join_app import JoinApp
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -63,6 +66,24 @@ async def tap_something(page: Page) -> str | None:
     return None
 
 
+async def play_by_tapping(host: Host, ann: Page, bob: Page, taps: list[str],
+                          screenshot: Path) -> None:
+    """Both people tap until the round is scored; a screenshot is taken mid-round."""
+    for _ in range(600):
+        if host.flow.round_points is not None:
+            return
+        for page in (ann, bob):
+            if len(taps) >= 10 and not screenshot.exists() \
+                    and await page.locator("#hand button.card.playable").count():
+                await page.screenshot(path=str(screenshot))  # a turn, mid-round
+            what = await tap_something(page)
+            if what:
+                taps.append(what)
+        if host.flow.busy is not None or host.flow.game.to_act == 2:
+            await ann.wait_for_timeout(20)  # the bot's move or the launcher's thread
+    pytest.fail(f"the round did not end; taps: {taps[-20:]}")
+
+
 async def test_two_people_play_a_whole_round_against_a_bot_by_tapping(tmp_path: Path) -> None:
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=3, seed=11,
                          bot_delay=0.05, catch_delay=0.3)
@@ -91,24 +112,19 @@ async def test_two_people_play_a_whole_round_against_a_bot_by_tapping(tmp_path: 
         names = await ann.locator("#players .pname").all_inner_texts()
         assert [n.lstrip("▶ ") for n in names] == ["Ann", "Bob", "Ada"]
         label = await ann.locator("#launcher").get_attribute("aria-label")
-        assert label is not None and label.startswith("Press the launcher")
+        assert label is not None
+        assert label.startswith("Press the launcher")
 
         taps: list[str] = []
         screenshot = tmp_path / "table-page.png"
-        for _ in range(600):
-            if host.flow.round_points is not None:
-                break
-            for page in (ann, bob):
-                if len(taps) >= 10 and not screenshot.exists() \
-                        and await page.locator("#hand button.card.playable").count():
-                    await page.screenshot(path=str(screenshot))  # a turn, mid-round
-                what = await tap_something(page)
-                if what:
-                    taps.append(what)
-            if not taps or host.flow.busy is not None:
-                await ann.wait_for_timeout(20)  # a bot's move or the launcher's thread
-        else:
-            pytest.fail(f"the round did not end; taps: {taps[-20:]}")
+        terminal = JoinApp(url_of(host, None))  # `uno-attack join` watches the same game
+        async with terminal.run_test(size=(100, 40)) as pilot:
+            await play_by_tapping(host, ann, bob, taps, screenshot)
+            await pilot.pause(0.2)
+            assert terminal.view is not None
+            assert terminal.view["round_points"] is not None
+            table = str(terminal.query_one("#table", Static).render())
+            assert f"{['Ann', 'Bob', 'Ada'][host.flow.game.winner]} went out!" in table  # type: ignore[index]
         for page in (ann, bob):
             await page.wait_for_selector("#scores[open]")
             rows = await page.locator("#scores-body tr").count()
@@ -153,5 +169,6 @@ async def test_the_watch_page_shows_the_table_without_a_hand(tmp_path: Path) -> 
         assert await page.locator("#hand button.card").count() == 0
         assert await page.locator("#launcher").is_disabled()
         top = await page.locator("#top").get_attribute("aria-label")
-        assert top is not None and top.startswith("Top card: ")
+        assert top is not None
+        assert top.startswith("Top card: ")
         await browser.close()
