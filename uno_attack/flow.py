@@ -302,8 +302,7 @@ class TableFlow:
             self._schedule = _Schedule(key)
         actor = game.to_act
         assert actor is not None
-        if self._turn[0] != actor:
-            self._turn = (actor, now)
+        self._track_turn()
         bot_acts = not s.is_human(actor) or s.player_of(actor) in self._away
         dues: list[float] = []
         if game.uno_seat is not None and "reacted" not in self._schedule.times:
@@ -380,6 +379,12 @@ class TableFlow:
         else:
             self._say(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
                       f"{game.top.name} starts")
+
+    def _track_turn(self) -> None:
+        """Start the turn timer's clock when another seat becomes the one to act."""
+        seat = self.game.to_act if self.session.table is not None else None
+        if self._turn[0] != seat:
+            self._turn = (seat, self.clock.now())
 
     def _due(self, what: str, delay: float, now: float) -> float:
         return self._schedule.times.setdefault(what, now + delay)
@@ -549,6 +554,7 @@ class TableFlow:
         if not self._dirty:
             return
         self._dirty = False
+        self._track_turn()
         lines, self._new_lines = self._new_lines, []
         if self.on_change is not None:
             self.on_change(lines)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Static
 
-from tests.net.helpers import host_config, running_host, url_of
+from tests.net.helpers import host_config, log_of, running_host, url_of
 from uno_attack.net.join_app import JoinApp, action_label
 
 EXE = Path(sys.executable).parent / "uno-attack"
@@ -65,8 +65,11 @@ async def test_join_reconnects_after_the_connection_drops(tmp_path: Path) -> Non
             await wait_for(lambda: app.view is not None, pilot)
             for conn in list(host.server.connections):
                 await conn.ws.close()
-            await wait_for(lambda: "connection lost" in text_of(app, "#status"), pilot)
-            await wait_for(lambda: "· connected" in text_of(app, "#status"), pilot)
+            await wait_for(lambda: "connected again after 1 drop" in text_of(app, "#status"),
+                           pilot)
+            assert app.view is not None
+            assert app.client.seq == app.view["seq"] >= 1
+            assert log_of(host).count("Ann (seat 0) joined") == 2
 
 
 def test_action_labels_name_cards_colours_and_seats() -> None:

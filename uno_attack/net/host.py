@@ -158,9 +158,7 @@ class Host:
             await self.runner.cleanup()
             raise UnoAttackError(f"--port {self.config.port}: cannot listen on {bind}: "
                                  f"{exc.strerror or exc}") from None
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = self.runner.addresses[0][1]
         address = lan_address() if self.config.lan else "127.0.0.1"
         self.task = asyncio.create_task(self.flow.run())
         return join_lines(self.session, f"http://{address}:{self.port}")

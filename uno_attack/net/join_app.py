@@ -78,6 +78,7 @@ class JoinApp(App[None]):
         self.hello: Message | None = None
         self.view: Message | None = None
         self.connection = "connecting…"
+        self.drops = 0  # connections lost so far (each one is reconnected)
         self.error = ""
 
     def compose(self) -> ComposeResult:
@@ -106,13 +107,15 @@ class JoinApp(App[None]):
         kind = message["type"]
         if kind == "hello":
             self.hello = message
-            self.connection = "connected"
+            self.connection = "connected" if self.drops == 0 else (
+                f"connected again after {self.drops} drop{'s' if self.drops > 1 else ''}")
         elif kind == "view":
             self.view = message
             self.error = ""
         elif kind == "error":
             self.error = str(message["message"])
         elif kind == "disconnected":
+            self.drops += 1
             self.connection = f"connection lost: reconnecting in {message['retry_in']:.1f} s"
         self.draw()
 
