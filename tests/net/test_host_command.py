@@ -171,12 +171,17 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert proc.wait(10) == 0
 
 
-def _wait_running(proc: subprocess.Popen[bytes], seconds: float = 3.0) -> None:
-    """Give a command time to open whatever it opens (it must still be running)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        assert proc.poll() is None, "the command ended before it could be looked at"
-        time.sleep(0.1)
+def assert_never_listens(proc: subprocess.Popen[bytes], seconds: float = 3.0) -> None:
+    """Look at a running command's sockets for a while: it never listens; then end it."""
+    try:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            assert proc.poll() is None, "the command ended before it could be looked at"
+            assert listeners(proc.pid) == []
+            time.sleep(0.1)
+    finally:
+        proc.kill()
+        proc.wait(10)
 
 
 @pytest.mark.parametrize("argv", [
@@ -184,14 +189,8 @@ def _wait_running(proc: subprocess.Popen[bytes], seconds: float = 3.0) -> None:
     ["launcher", "run", "--launcher", "gpio:emulated", "--press-every", "0.2"],
 ])
 def test_other_commands_open_no_listener(argv: list[str]) -> None:
-    proc = subprocess.Popen([str(EXE), *argv], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        _wait_running(proc)
-        assert listeners(proc.pid) == []
-    finally:
-        proc.kill()
-        proc.wait(10)
+    assert_never_listens(subprocess.Popen([str(EXE), *argv], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL))
 
 
 def test_play_opens_no_listener(tmp_path: Path) -> None:
@@ -202,11 +201,8 @@ def test_play_opens_no_listener(tmp_path: Path) -> None:
                             stderr=follower, env=env)
     os.close(follower)
     try:
-        _wait_running(proc)
-        assert listeners(proc.pid) == []
+        assert_never_listens(proc)
     finally:
-        proc.kill()
-        proc.wait(10)
         os.close(leader)
 
 

@@ -19,8 +19,9 @@ from tests.net.helpers import (
     until,
     url_of,
 )
+from tests.tui.test_launcher import TroubledLauncher
 from uno_attack.cards import Card
-from uno_attack.launcher import EjectStatus, Launcher, PressResult
+from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 
@@ -147,30 +148,15 @@ async def test_the_turn_timer_names_red_for_a_wild_starter_and_passes_after_a_pr
         assert "Ann named red for the starter (time ran out)" in view["log"]
 
 
-class JammingLauncher(Launcher):
-    """Every press asks for 3 cards and jams after 1; an eject gives what it is asked."""
-
-    def __init__(self, gate: threading.Event | None = None) -> None:
-        super().__init__()
-        self.ejected: list[int] = []
-        self.gate = gate
-
-    @property
-    def tension(self) -> int:
-        return 0
-
-    def press(self, *, available: int | None = None) -> PressResult:
-        if self.gate is not None:
-            self.gate.wait(10)
-        return PressResult(1, 3, EjectStatus.JAM, detail="no card passed the beam")
-
-    def eject(self, count: int, *, available: int | None = None) -> PressResult:
-        self.ejected.append(count)
-        return PressResult(count, count)
+def jamming_launcher(presses: int = 3, gate: threading.Event | None = None) -> TroubledLauncher:
+    """A launcher whose presses ask for 3 cards and jam after 1; an eject gives what it is
+    asked."""
+    jam = PressResult(1, 3, EjectStatus.JAM, detail="no card passed the beam")
+    return TroubledLauncher([jam] * presses, gate=gate)
 
 
 async def test_a_jam_prompts_the_acting_seat_which_retries(tmp_path: Path) -> None:
-    launcher = JammingLauncher()
+    launcher = jamming_launcher()
     async with running_host(host_config(tmp_path, humans=("Ann", "Bob"), players=2),
                             launcher=launcher) as host:
         seat = host.flow.game.to_act
@@ -200,7 +186,7 @@ async def test_a_jam_prompts_the_acting_seat_which_retries(tmp_path: Path) -> No
 
 
 async def test_the_operator_and_the_hardware_button_answer_the_launcher(tmp_path: Path) -> None:
-    launcher = JammingLauncher()
+    launcher = jamming_launcher()
     async with running_host(host_config(tmp_path, humans=("Ann", "Bob"), players=2),
                             launcher=launcher) as host:
         seat = host.flow.game.to_act
@@ -220,7 +206,7 @@ async def test_the_operator_and_the_hardware_button_answer_the_launcher(tmp_path
 
 async def test_nothing_stalls_while_the_launcher_runs(tmp_path: Path) -> None:
     gate = threading.Event()
-    launcher = JammingLauncher(gate)
+    launcher = jamming_launcher(gate=gate)
     async with running_host(host_config(tmp_path, humans=("Ann", "Bob"), players=2),
                             launcher=launcher) as host:
         seat = host.flow.game.to_act
