@@ -31,6 +31,7 @@ from uno_attack.engine import Phase, Round
 from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
 from uno_attack.launcher import PressResult
 from uno_attack.table import TableEvent, UnknownPressOutcome
+from uno_attack.transcript import Transcript
 from uno_attack.tui.session import Session, press_problem
 from uno_attack.views import Prompt, TableFacts, owed_causes, starter_causes
 
@@ -253,6 +254,15 @@ class TableFlow:
         press, or a retry while a launcher prompt offers one."""
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._button)
+
+    def use_deal(self, record: Transcript) -> None:
+        """Play a given deal (a transcript's set-up) as the next round: a test's or a bug
+        report's table, journalled like a dealt one."""
+        self.session.use_deal(record)
+        self.round_points = None
+        self._over_at = None
+        self._round_started(resumed=False)
+        self._flush()
 
     def stop(self) -> None:
         self._stopped = True

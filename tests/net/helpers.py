@@ -13,11 +13,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from uno_attack.cards import parse_cards
 from uno_attack.flow import FlowSettings
 from uno_attack.launcher import Launcher
 from uno_attack.net.client import Message, TableClient
 from uno_attack.net.host import Host, HostConfig
 from uno_attack.options import Options
+from uno_attack.transcript import Transcript
 from uno_attack.tui.session import GameConfig
 
 
@@ -67,6 +69,16 @@ async def running_host(config: HostConfig, *, launcher: Launcher | None = None,
         yield host
     finally:
         await host.stop()
+
+
+def deal(host: Host, hands: Sequence[str], starter: str, *, dealer: int,
+         launcher: str = "") -> None:
+    """Play this deal next (cards as space-separated codes; the rest of the deck follows
+    the launcher's first cards in canonical order)."""
+    record = Transcript(name="a test's deal", players=len(hands), dealer=dealer,
+                        hands=[parse_cards(h.split()) for h in hands],
+                        starter=parse_cards([starter]), launcher=parse_cards(launcher.split()))
+    host.flow.use_deal(record)
 
 
 def url_of(host: Host, name: str | None) -> str:

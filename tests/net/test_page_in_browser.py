@@ -15,7 +15,7 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 from textual.widgets import Static
 
-from tests.net.helpers import host_config, running_host, url_of
+from tests.net.helpers import deal, host_config, running_host, url_of
 from uno_attack.net.host import Host
 from uno_attack.net.join_app import JoinApp
 
@@ -171,4 +171,39 @@ async def test_the_watch_page_shows_the_table_without_a_hand(tmp_path: Path) -> 
         top = await page.locator("#top").get_attribute("aria-label")
         assert top is not None
         assert top.startswith("Top card: ")
+        await browser.close()
+
+
+async def test_a_wild_asks_for_a_colour_and_a_trade_hands_for_a_seat(tmp_path: Path) -> None:
+    config = host_config(tmp_path, humans=("Ann", "Bob"), players=3, launcher="fixed:0")
+    async with running_host(config) as host, async_playwright() as pw:
+        deal(host, ["W GT R5 G2", "B1 B2 B3", "Y1 Y2 Y3"], "R3", dealer=2)
+        browser = await launch(pw)
+        ann, bob = [await (await browser.new_context(viewport=PHONE)).new_page()
+                    for _ in range(2)]
+        await ann.goto(url_of(host, "Ann"))
+        await bob.goto(url_of(host, "Bob"))
+        await ann.wait_for_selector("#hand button.card.playable")
+        assert await ann.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        wild = ann.locator('#hand button.card[data-code="W"]')
+        assert await wild.get_attribute("aria-label") == "Wild, playable"
+        assert await ann.locator('#hand button.card[data-code="G2"]').is_disabled()
+        await wild.click()
+        await ann.wait_for_selector("#picker[open]")
+        assert await ann.locator("#picker-title").inner_text() == "Name a colour (Wild)"
+        choices = await ann.locator("#picker-choices button").all_inner_texts()
+        assert choices == ["red", "yellow", "green", "blue"]
+        await ann.locator('#picker-choices button[data-action="play W green"]').click()
+        await bob.wait_for_selector("#launcher:not([disabled])")
+        assert host.flow.game.top.code == "W"
+        assert host.flow.game.color.label == "green"  # type: ignore[union-attr]
+        await bob.locator("#launcher").click()  # Bob has no green: he presses; Ada presses
+        await ann.wait_for_selector('#hand button.card.playable[data-code="GT"]')
+        await ann.locator('#hand button.card[data-code="GT"]').click()
+        await ann.wait_for_selector("#picker[open]")
+        seats = await ann.locator("#picker-choices button").all_inner_texts()
+        assert seats == ["Bob (3 cards)", "Ada (3 cards)"]
+        await ann.locator('#picker-choices button[data-action="play GT 1"]').click()
+        await ann.wait_for_selector('#hand button.card[data-code="B1"]')
+        assert sorted(c.code for c in host.flow.game.hands[1]) == ["G2", "R5"]
         await browser.close()

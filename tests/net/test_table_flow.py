@@ -10,6 +10,7 @@ from pathlib import Path
 from tests.net.helpers import (
     ManualClock,
     connect,
+    deal,
     host_config,
     log_of,
     next_of,
@@ -20,7 +21,6 @@ from tests.net.helpers import (
     url_of,
 )
 from tests.tui.test_launcher import TroubledLauncher
-from uno_attack.cards import Card
 from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.replay import replay
 from uno_attack.transcript import load
@@ -125,27 +125,27 @@ async def test_the_turn_timer_presses_for_a_slow_person(tmp_path: Path) -> None:
         await client.close()
 
 
-async def test_the_turn_timer_names_red_for_a_wild_starter_and_passes_after_a_press(
+async def test_the_turn_timer_names_red_for_a_wild_starter_then_presses_then_passes(
         tmp_path: Path) -> None:
     clock = ManualClock()
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, turn_seconds=5,
-                         options=["play_after_press=true"])
+                         launcher="fixed:1", options=["play_after_press=true"])
     async with running_host(config, clock=clock) as host:
-        deal = load(Path(__file__).parents[1] / "transcripts" /
-                    "s3-09-wild-starter.json")
-        deal.players, deal.dealer = 2, 1
-        deal.hands = [[Card.parse(c) for c in ("R5", "G7")], [Card.parse(c) for c in ("B2",)]]
-        deal.launcher = [Card.parse("Y3")]
-        deal.steps, deal.fires = [], []
-        host.flow.session.use_deal(deal)
-        host.flow._round_started(resumed=False)
-        host.flow._flush()
+        deal(host, ["G7 Y8", "B2"], "W", dealer=1, launcher="R9")
         ann = await connect(url_of(host, "Ann"))
         assert ann.view["legal"] == ["choose red", "choose yellow", "choose green",  # type: ignore[index]
                                      "choose blue"]
         clock.advance(5)
         view = await until(ann, lambda v: v["color"] == "red")
         assert "Ann named red for the starter (time ran out)" in view["log"]
+        assert view["deadline"] == 5  # a new turn, a new timer
+        clock.advance(5)
+        view = await until(ann, lambda v: v["legal"] == ["play R9", "pass"])
+        assert "Ann pressed the launcher: 1 card fired! (time ran out)" in view["log"]
+        clock.advance(5)
+        view = await until(ann, lambda v: v["turn"] == 1)
+        assert view["log"][-1] == "Ann passed (time ran out)"
+        assert view["hand"] == ["G7", "Y8", "R9"]
 
 
 def jamming_launcher(presses: int = 3, gate: threading.Event | None = None) -> TroubledLauncher:
@@ -276,3 +276,18 @@ async def test_a_whole_round_by_two_people_and_a_bot_is_scored_and_the_next_is_d
         assert second["scores"] == final["scores"]
         for client in (ann, bob, watch):
             await client.close()
+
+
+async def test_stopping_the_host_closes_every_connection_and_the_launcher(
+        tmp_path: Path) -> None:
+    launcher = jamming_launcher()
+    async with running_host(host_config(tmp_path), launcher=launcher) as host:
+        clients = [await connect(url_of(host, n)) for n in ("Ann", "Bob", None)]
+        assert not launcher.closed
+    assert launcher.closed
+    for client in clients:
+        async for _ in client.messages():
+            pass
+        assert client._ws is not None
+        assert client._ws.close_code == 1001
+        await client.close()
