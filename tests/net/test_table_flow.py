@@ -22,6 +22,7 @@ from tests.net.helpers import (
 )
 from tests.tui.test_launcher import TroubledLauncher
 from uno_attack.launcher import EjectStatus, PressResult
+from uno_attack.net.client import TableClient
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 
@@ -281,13 +282,16 @@ async def test_a_whole_round_by_two_people_and_a_bot_is_scored_and_the_next_is_d
 async def test_stopping_the_host_closes_every_connection_and_the_launcher(
         tmp_path: Path) -> None:
     launcher = jamming_launcher()
-    async with running_host(host_config(tmp_path), launcher=launcher) as host:
-        clients = [await connect(url_of(host, n)) for n in ("Ann", "Bob", None)]
-        assert not launcher.closed
-    assert launcher.closed
-    for client in clients:
+    async def read_to_the_end(client: TableClient) -> int | None:
         async for _ in client.messages():
             pass
-        assert client._ws is not None
-        assert client._ws.close_code == 1001
+        return client._ws.close_code if client._ws is not None else None
+
+    async with running_host(host_config(tmp_path), launcher=launcher) as host:
+        clients = [await connect(url_of(host, n)) for n in ("Ann", "Bob", None)]
+        reading = [asyncio.create_task(read_to_the_end(c)) for c in clients]
+        assert not launcher.closed
+    assert launcher.closed
+    assert await asyncio.gather(*reading) == [1001, 1001, 1001]  # close frames: going away
+    for client in clients:
         await client.close()
