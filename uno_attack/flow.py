@@ -1,6 +1,6 @@
 """The game flow of a table with people at it, for any front end: who moves, and when.
 
-A :class:`TableFlow` runs a :class:`~uno_attack.tui.session.Session` as an asyncio task:
+A :class:`TableFlow` runs a :class:`~uno_attack.session.Session` as an asyncio task:
 bots move after a visible pause, bots look at an open UNO window after a human-like
 pause (so a person can call or catch first), a person's move comes from :meth:`act`,
 every launcher press runs in a worker thread (so a motor that runs for seconds stalls
@@ -30,10 +30,10 @@ from uno_attack.cards import COLORS
 from uno_attack.engine import Phase, Round
 from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
 from uno_attack.launcher import PressResult
+from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
 from uno_attack.transcript import Transcript
-from uno_attack.tui.session import Session, press_problem
-from uno_attack.views import Prompt, TableFacts, owed_causes, starter_causes
+from uno_attack.views import Prompt, TableFacts
 
 #: What :meth:`TableFlow._next` returns when it made a move.
 MOVED = object()
@@ -114,7 +114,7 @@ class TableFlow:
         self.busy: int | None = None          # the seat whose press the launcher fires
         self.problem: _Problem | None = None  # an open launcher prompt
         self.round_points: tuple[int, ...] | None = None
-        self._causes: tuple[str, ...] = ()
+        self._revealed: tuple[int, int, tuple[str, ...]] | None = None
         self._present: set[int] = set()       # match players with a connection
         self._absent_since: dict[int, float] = {}
         self._away: set[int] = set()          # match players a bot stands in for
@@ -164,7 +164,7 @@ class TableFlow:
             tension=s.launcher.tension,
             round_no=s.match.round_no,
             step=len(s.table.record.steps) if s.table is not None else 0,
-            owed_why=self._causes,
+            revealed=self._revealed,
             busy=self.busy,
             prompt=self._prompt(problem) if problem is not None else None,
             away=tuple(seat for seat in seats if s.player_of(seat) in self._away),
@@ -200,7 +200,7 @@ class TableFlow:
             raise ActRefused(f"wait: the launcher is firing "
                              f"{self.session.seat_name(pressing)}'s press")
         try:
-            action = Action.parse_move(text, seat)
+            action = Action.parse_move(text, seat, rules=self.game.rules)
         except InvalidActionError as exc:
             raise ActRefused(f"not understood: {text!r}: {exc}") from None
         if not self.session.is_human(seat):
@@ -381,14 +381,13 @@ class TableFlow:
     def _round_started(self, *, resumed: bool) -> None:
         s = self.session
         game = self.game
-        self._causes = starter_causes(game) if not resumed else tuple("" for _ in game.owed)
         self._turn = (None, 0.0)
         if resumed:
             self._say(f"Round {s.match.round_no} resumed after "
                       f"{len(s.table.record.steps)} actions")  # type: ignore[union-attr]
         else:
             self._say(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
-                      f"{game.top.name} starts")
+                      f"{game.rules.card_name(game.top)} starts")
 
     def _track_turn(self) -> None:
         """Start the turn timer's clock when another seat becomes the one to act."""
@@ -433,11 +432,10 @@ class TableFlow:
             self._perform(action, mark)
 
     def _perform(self, action: Action, mark: str, **press: Any) -> TableEvent:
-        game = self.game
-        before = game.owed_list()
         event = self.session.perform(action, **press)
-        self._causes = owed_causes(before, game.owed_list(), self._causes, action,
-                                   event.describe())
+        revealed = event.applied.revealed
+        self._revealed = None if revealed is None else (
+            action.seat, revealed[0], tuple(card.code for card in revealed[1]))
         seat = action.seat
         if self._turn[0] == seat:
             self._turn = (None, 0.0)  # the actor acted: a new timer for what comes next
@@ -571,13 +569,15 @@ class TableFlow:
 
 
 def _timeout_action(game: Round, seat: int) -> Action:
-    """What the turn timer does for a person (VARIANTS.md C): the owed press, else a
-    press; a colour to name is the first of red, yellow, green, blue; after a press, pass."""
+    """What the turn timer does for a person (VARIANTS.md C): the owed press or draw, else
+    a press or draw; a colour to name is the first of red, yellow, green, blue; after a
+    press or draw, pass."""
     if not game.owed and game.phase is Phase.CHOOSE:
         return Action.choose(seat, COLORS[0])
-    if not game.owed and game.phase is Phase.AFTER_PRESS:
-        return Action.pass_(seat)
-    return Action.press(seat)
+    if not game.owed and game.phase is Phase.AFTER:
+        passing = Action.pass_(seat)  # forced_play: a card that arrived must be played
+        return passing if game.is_legal(passing) else game.legal_actions(seat)[0]
+    return Action(seat, game.take_verb)
 
 
 def _seats_of_winner(session: Session) -> tuple[int, ...] | None:

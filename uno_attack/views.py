@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from uno_attack.actions import Action, Verb
 from uno_attack.cards import codes
 from uno_attack.engine import Round
 from uno_attack.options import Options
+from uno_attack.penalties import Why
 
 #: How many log lines a view carries (NETWORK.md, settled point 5).
 LOG_LINES = 10
@@ -47,7 +47,8 @@ class TableFacts:
     ``scores`` are the match totals per seat; ``step`` counts the round's actions so far
     (two views of the same step show the same game); ``busy`` the seat whose press the launcher
     is firing; ``away`` the seats a bot plays for; ``round_points`` and ``match_winner``
-    are set once the round is scored; ``deadline`` is the seconds left on the turn timer.
+    are set once the round is scored; ``deadline`` is the seconds left on the turn timer;
+    ``revealed`` is a challenged hand, for the challenger's eyes only, until the next action.
     """
 
     names: tuple[str, ...]
@@ -56,7 +57,6 @@ class TableFacts:
     tension: int = 0
     round_no: int = 1
     step: int = 0
-    owed_why: tuple[str, ...] = ()
     busy: int | None = None
     prompt: Prompt | None = None
     away: tuple[int, ...] = ()
@@ -65,6 +65,7 @@ class TableFacts:
     match_winner: tuple[int, ...] | None = None
     next_round_in: float | None = None
     deadline: float | None = None
+    revealed: tuple[int, int, tuple[str, ...]] | None = None  # (challenger, seat, hand)
 
 
 def hello(seat: int | None, names: Sequence[str], options: Options) -> View:
@@ -97,7 +98,7 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         "direction": game.direction_name,
         "hand_sizes": [len(hand) for hand in game.hands],
         "owed": game.owed_list(),
-        "owed_why": list(facts.owed_why),
+        "owed_why": owed_why(game, facts.names),
         "scores": list(facts.scores),
         "winner": game.winner,
         "log": list(facts.log[-LOG_LINES:]),
@@ -117,6 +118,9 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         message["hands"] = [codes(hand) for hand in game.hands]  # settled point 8
     if seat is not None:
         message["hand"] = codes(game.hands[seat])
+        revealed = facts.revealed
+        if revealed is not None and revealed[0] == seat:  # settled point 9: the challenger
+            message["revealed"] = {"seat": revealed[1], "hand": list(revealed[2])}
         prompt = facts.prompt
         if prompt is not None and prompt.seat == seat:
             message["prompt"] = prompt.to_json()
@@ -128,25 +132,20 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
     return message
 
 
-def owed_causes(before: Sequence[Sequence[int | str]], after: Sequence[Sequence[int | str]],
-                causes: Sequence[str], action: Action, why: str) -> tuple[str, ...]:
-    """Why each owed entry is owed, kept beside the engine's ``owed`` list.
-
-    The engine pops a finished entry from the front, inserts a catch's presses at the
-    front and appends a play's presses at the end; ``why`` names the action that did it.
-    """
-    out = list(causes)[: len(before)]
-    out += [""] * (len(before) - len(out))
-    if action.verb is Verb.PRESS:
-        while len(out) > len(after):
-            out.pop(0)
-    elif action.verb is Verb.CATCH and len(after) > len(before):
-        out.insert(0, why)
-    else:
-        out += [why] * (len(after) - len(before))
-    return tuple(out[: len(after)])
-
-
-def starter_causes(game: Round) -> tuple[str, ...]:
-    """Why presses are owed before anyone has acted: the starter card."""
-    return tuple(f"the starter {game.top.name}" for _ in game.owed)
+def owed_why(game: Round, names: Sequence[str]) -> list[str]:
+    """Why each owed entry is owed, in words: ``Ann played red Hit 2``, ``the starter
+    Wild Hit-Fire``, ``Bob caught them without UNO``."""
+    out = []
+    for owed in game.owed:
+        cause = owed.cause
+        by = names[cause.by] if cause.by is not None else "someone"
+        card = game.rules.card_name(cause.card) if cause.card is not None else "a card"
+        out.append({
+            Why.CARD: f"{by} played {card}",
+            Why.STARTER: f"the starter {card}",
+            Why.CATCH: f"{by} caught them without UNO",
+            Why.FALSE_UNO: "a false UNO call",
+            Why.FALSE_CATCH: "a false catch",
+            Why.CHALLENGE: f"{by}'s challenge",
+        }[cause.why])
+    return out

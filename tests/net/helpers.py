@@ -13,14 +13,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from uno_attack.cards import parse_cards
 from uno_attack.flow import FlowSettings
 from uno_attack.launcher import Launcher
 from uno_attack.net.client import Message, TableClient
 from uno_attack.net.host import Host, HostConfig
 from uno_attack.options import Options
+from uno_attack.rules import ATTACK
+from uno_attack.session import GameConfig
 from uno_attack.transcript import Transcript
-from uno_attack.tui.session import GameConfig
 
 
 class ManualClock:
@@ -76,8 +76,9 @@ def deal(host: Host, hands: Sequence[str], starter: str, *, dealer: int,
     """Play this deal next (cards as space-separated codes; the rest of the deck follows
     the launcher's first cards in canonical order)."""
     record = Transcript(name="a test's deal", players=len(hands), dealer=dealer,
-                        hands=[parse_cards(h.split()) for h in hands],
-                        starter=parse_cards([starter]), launcher=parse_cards(launcher.split()))
+                        hands=[ATTACK.parse_cards(h.split()) for h in hands],
+                        starter=ATTACK.parse_cards([starter]),
+                        launcher=ATTACK.parse_cards(launcher.split()))
     host.flow.use_deal(record)
 
 

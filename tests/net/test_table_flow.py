@@ -295,3 +295,15 @@ async def test_stopping_the_host_closes_every_connection_and_the_launcher(
     assert await asyncio.gather(*reading) == [1001, 1001, 1001]  # close frames: going away
     for client in clients:
         await client.close()
+
+
+async def test_a_fault_in_the_table_loop_is_said_and_closes_the_host(tmp_path: Path) -> None:
+    async with running_host(host_config(tmp_path)) as host:
+        def broken() -> None:
+            raise RuntimeError("a bug")
+
+        host.flow._next = broken  # type: ignore[method-assign]
+        await connect(url_of(host, "Ann"))  # a change wakes the loop
+        await asyncio.wait_for(host.stopping.wait(), 5)
+        assert host.failure == "the table stopped: RuntimeError: a bug"
+        assert "the table stopped: RuntimeError: a bug" in log_of(host)

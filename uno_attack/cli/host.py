@@ -68,7 +68,7 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     """The host's config from command-line words; bad values raise UnoAttackError."""
     from uno_attack.flow import FlowSettings
     from uno_attack.net.host import HostConfig
-    from uno_attack.tui.session import GameConfig
+    from uno_attack.session import GameConfig
 
     args = build_parser().parse_args(argv)
     humans = table_args.people(args)

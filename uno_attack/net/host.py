@@ -29,7 +29,7 @@ from uno_attack.errors import UnoAttackError
 from uno_attack.flow import Clock, FlowSettings, TableFlow
 from uno_attack.launcher import Launcher
 from uno_attack.net.server import TableServer, new_token
-from uno_attack.tui.session import GameConfig, ResumeError, Session
+from uno_attack.session import GameConfig, ResumeError, Session
 
 HOST_KEY = "host"  # the journal's meta key holding the tokens
 
@@ -137,6 +137,7 @@ class Host:
         self.server = TableServer(self.flow, {int(p): t for p, t in tokens["seats"].items()},
                                   tokens["watch"], log=self.say)
         self.runner: web.AppRunner | None = None
+        self.failure = ""  # why the table loop ended by itself, if it did
         self.stopping = asyncio.Event()
         self.port = config.port
 
@@ -161,7 +162,17 @@ class Host:
         self.port = self.runner.addresses[0][1]
         address = lan_address() if self.config.lan else "127.0.0.1"
         self.task = asyncio.create_task(self.flow.run())
+        self.task.add_done_callback(self._table_ended)
         return join_lines(self.session, f"http://{address}:{self.port}")
+
+    def _table_ended(self, task: asyncio.Task[None]) -> None:
+        """The table loop ended by itself: a fault. Say what it was, and close the host."""
+        if task.cancelled() or task.exception() is None:
+            return
+        exc = task.exception()
+        self.failure = f"the table stopped: {type(exc).__name__}: {exc}"
+        self.say(self.failure)
+        self.stopping.set()
 
     async def stop(self) -> None:
         """Close every connection (close frames), stop the table, close the launcher."""
@@ -169,7 +180,7 @@ class Host:
         if self.runner is not None:
             await self.runner.cleanup()
         task = getattr(self, "task", None)
-        if task is not None:
+        if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -209,6 +220,10 @@ async def serve(config: HostConfig, *, out: TextIO = sys.stdout,
             reading()
         host.say("closing the table")
         await host.stop()
+    if host.failure:
+        print(f"uno-attack host: error: {host.failure} (the journal is kept: --resume)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

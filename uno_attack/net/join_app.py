@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from uno_attack.cards import Card
 from uno_attack.errors import InvalidCardError
 from uno_attack.net.client import JoinError, Message, TableClient
+from uno_attack.rules import RULE_SETS
 
 STYLE = {"red": "bold white on red", "yellow": "bold black on yellow",
          "green": "bold white on green", "blue": "bold white on blue", None: "bold white on grey30"}
@@ -35,10 +36,13 @@ def card_text(code: str, *, mark: str = "") -> Text:
 
 
 def card_name(code: str) -> str:
+    """``red 5``, ``Wild Hit-Fire``: the name its rule set gives the card."""
     try:
-        return Card.parse(code).name
+        card = Card.parse(code)
     except InvalidCardError:
         return code
+    rules = next((r for r in RULE_SETS.values() if card in r), None)
+    return rules.card_name(card) if rules is not None else code
 
 
 def action_label(action: str, names: list[str]) -> str:

@@ -139,14 +139,17 @@ function drawOwed(v) {
 
 function drawLauncher(v) {
   const b = $("launcher");
-  const can = legal().includes("press");
+  const take = legal().includes("draw") ? "draw" : "press"; // classic: the draw pile
+  const can = legal().includes(take);
   b.disabled = !can;
-  b.dataset.action = "press";
+  b.dataset.action = take;
+  b.querySelector(".launcher-word").textContent = take.toUpperCase();
   b.classList.toggle("firing", v.busy !== null && v.busy !== undefined);
   const tension = Math.min(v.tension ?? 0, 5);
   b.dataset.tension = String(tension);
   $("tension").textContent = "●".repeat(tension) + "○".repeat(Math.max(0, 3 - tension));
-  b.setAttribute("aria-label", `Press the launcher${can ? "" : " (not now)"}, ` +
+  const what = take === "draw" ? "Draw a card" : "Press the launcher";
+  b.setAttribute("aria-label", `${what}${can ? "" : " (not now)"}, ` +
     `tension ${v.tension ?? 0}: ${v.tension ?? 0} empty presses in a row`);
 }
 
@@ -164,6 +167,10 @@ function drawActions(v, mine) {
     out.push(button(`Name ${colour}`, a, { className: `colour t-${colour}` }));
   }
   if (acts.includes("pass")) out.push(button("Pass", "pass", { className: "pass" }));
+  const known = /^(play|press|draw|uno$|catch|choose|pass$|retry$|fired )/;
+  for (const a of acts.filter((x) => !known.test(x))) { // challenge, out, what comes next
+    out.push(button(a[0].toUpperCase() + a.slice(1), a, { className: "other" }));
+  }
   const plays = acts.filter((x) => x.startsWith("play "));
   if (mine !== null && v.hand?.length === 2 && plays.length) {
     const t = button(state.unoArmed ? "UNO with my play: on" : "Call UNO with my play", null,
@@ -342,7 +349,7 @@ const connection = new Connection(token, {
   },
 });
 
-$("launcher").addEventListener("click", () => send("press"));
+$("launcher").addEventListener("click", () => send($("launcher").dataset.action));
 $("picker-cancel").addEventListener("click", closePicker);
 $("scores-close").addEventListener("click", () => $("scores").close());
 setInterval(tick, 500);

@@ -1,9 +1,10 @@
-"""The game session behind the screens: match, table, players, launcher and journal.
+"""The game session behind a front end: match, table, players, launcher and journal.
 
-Everything the game *does* lives here, with no Textual in sight, so the screens only read
-state and forward choices. The session deals rounds, records who is human, writes the
-journal after every action (through :class:`~uno_attack.table.Table`), and rebuilds an
-interrupted game from that journal exactly (``--resume``).
+Everything a game *does* lives here, with no Textual in sight, so the terminal game's
+screens (and any other front end) only read state and forward choices. The session deals
+rounds, records who is human, writes the journal after every action (through
+:class:`~uno_attack.table.Table`), and rebuilds an interrupted game from that journal
+exactly (``--resume``).
 """
 
 from __future__ import annotations
@@ -153,8 +154,7 @@ class Session:
             "seed": self.config.seed, "launcher": self.config.launcher,
             "policy": self.config.policy, "round": m.round_no,
             "match": {"scores": list(m.scores), "active": list(m.active), "dealer": m.dealer,
-                      "round_no": m.round_no,
-                      "history": [list(r.round_points) for r in m.history]},
+                      "round_no": m.round_no},
             "presses_before": self.presses_before,
         }
 
@@ -185,8 +185,7 @@ class Session:
 
     def finish_round(self) -> RoundResult:
         """Carry the finished round into the match (scores, next dealer, eliminations)."""
-        result = self.game.result
-        assert result is not None
+        result = self.match.score(self.game)
         self.match.end_round(result)
         return result
 
