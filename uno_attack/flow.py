@@ -222,7 +222,7 @@ class TableFlow:
         elif not here and player in self._present:
             self._present.discard(player)
             self._absent_since[player] = self.clock.now()
-        self._changed()
+        self._wake.set()  # the away clock may start or stop; views go out with a change
         self._flush()
 
     def operator(self, line: str) -> str | None:
@@ -353,19 +353,8 @@ class TableFlow:
 
     def _between_rounds(self, now: float) -> float | None:
         s = self.session
-        if self._scored is not s.table:
-            self._scored = s.table
-            result = s.finish_round()
-            self.round_points = result.round_points
-            self._over_at = now
-            winner = s.seat_name(result.winner)
-            self._say(f"{winner} went out and wins round {s.match.round_no} "
-                      f"(+{result.round_points[result.winner]})")
-            match_winner = _seats_of_winner(s)
-            if match_winner is not None:
-                names = " and ".join(s.seat_name(seat) for seat in match_winner)
-                verb = "win" if len(match_winner) > 1 else "wins"
-                self._say(f"The match is over: {names} {verb}")
+        if self._scored is not s.table:  # a journal resumed after the round's last action
+            self._score_round()
             return MOVED
         if s.match.over or self._over_at is None:
             return None
@@ -377,6 +366,22 @@ class TableFlow:
         self._over_at = None
         self._round_started(resumed=False)
         return MOVED
+
+    def _score_round(self) -> None:
+        """Carry the finished round into the match, in the same change as its last action."""
+        s = self.session
+        self._scored = s.table
+        result = s.finish_round()
+        self.round_points = result.round_points
+        self._over_at = self.clock.now()
+        winner = s.seat_name(result.winner)
+        self._say(f"{winner} went out and wins round {s.match.round_no} "
+                  f"(+{result.round_points[result.winner]})")
+        match_winner = _seats_of_winner(s)
+        if match_winner is not None:
+            names = " and ".join(s.seat_name(seat) for seat in match_winner)
+            verb = "win" if len(match_winner) > 1 else "wins"
+            self._say(f"The match is over: {names} {verb}")
 
     def _round_started(self, *, resumed: bool) -> None:
         s = self.session
@@ -440,6 +445,8 @@ class TableFlow:
         if self._turn[0] == seat:
             self._turn = (None, 0.0)  # the actor acted: a new timer for what comes next
         self._say(event.describe() + mark)
+        if self.game.over:
+            self._score_round()
         return event
 
     def _start_press(self, seat: int, *, mark: str, retry: int = 0, prior: int = 0,
@@ -458,7 +465,6 @@ class TableFlow:
         future = self._loop.run_in_executor(self._executor, press)
         future.add_done_callback(lambda f: self._press_done(seat, available, f, prior, asked,
                                                             mark))
-        self._changed()
 
     def _press_done(self, seat: int, available: int, future: asyncio.Future[PressResult],
                     prior: int, asked: int | None, mark: str) -> None:

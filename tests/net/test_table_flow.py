@@ -214,7 +214,8 @@ async def test_nothing_stalls_while_the_launcher_runs(tmp_path: Path) -> None:
         name, other = ("Ann", "Bob") if seat == 0 else ("Bob", "Ann")
         actor = await connect(url_of(host, name))
         await actor.act("press")
-        await until(actor, lambda v: v["busy"] == seat)
+        while host.flow.busy != seat:  # the act is read; the press starts in its thread
+            await asyncio.sleep(0.01)
         late = await connect(url_of(host, other))  # served while the motor "runs"
         assert late.view["busy"] == seat  # type: ignore[index]
         await late.act("press")

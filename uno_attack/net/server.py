@@ -66,7 +66,7 @@ class Connection:
         self._put(json.dumps(message, **_JSON))  # type: ignore[arg-type]
 
     def error(self, text: str) -> None:
-        self.send({"type": "error", "message": text})
+        self.send({"type": "error", "message": " ".join(text.split())})  # one line
 
     def _put(self, text: str) -> None:
         if self.too_slow:

@@ -349,7 +349,10 @@ const connection = new Connection(token, {
   },
 });
 
-$("launcher").addEventListener("click", () => send($("launcher").dataset.action));
+$("launcher").addEventListener("click", () => {
+  $("launcher").classList.add("firing"); // until the host's next view says what came out
+  send($("launcher").dataset.action);
+});
 $("picker-cancel").addEventListener("click", closePicker);
 $("scores-close").addEventListener("click", () => $("scores").close());
 setInterval(tick, 500);
