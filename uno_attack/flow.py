@@ -131,6 +131,10 @@ class TableFlow:
         self._dirty = False
         self._started = False
         self._loop: asyncio.AbstractEventLoop | None = None
+        # the round's seats as match players: a finished round keeps its own even after
+        # the match has put players out (elimination)
+        self._seat_players = list(session.match.active)
+        self._announced: object = None  # the table whose round start was logged
 
     # -- what front ends read ------------------------------------------------------
     @property
@@ -138,9 +142,23 @@ class TableFlow:
         return self.session.game
 
     def seat_of(self, player: int) -> int | None:
-        """The round's seat of a match player, or ``None`` once they are out of the match."""
-        active = self.session.match.active
-        return active.index(player) if player in active else None
+        """The seat of a match player in the round at the table (until the next round is
+        dealt, also once it is over), or ``None`` if they are not in it."""
+        seats = self._seat_players
+        return seats.index(player) if player in seats else None
+
+    def player(self, seat: int) -> int:
+        """The match player in a seat of the round at the table."""
+        return self._seat_players[seat]
+
+    def name(self, seat: int) -> str:
+        return self.session.names[self._seat_players[seat]]
+
+    def seat_names(self) -> list[str]:
+        return [self.session.names[p] for p in self._seat_players]
+
+    def is_human(self, seat: int) -> bool:
+        return self.session.kinds[self._seat_players[seat]] == "human"
 
     def facts(self) -> TableFacts:
         """Everything public about the table besides the engine's state, as of now."""
@@ -158,8 +176,8 @@ class TableFlow:
         if self._over_at is not None and winner is None:
             next_in = max(self._over_at + self.settings.round_pause - now, 0.0)
         return TableFacts(
-            names=tuple(s.seat_name(seat) for seat in seats),
-            scores=tuple(s.seat_score(seat) for seat in seats),
+            names=tuple(self.seat_names()),
+            scores=tuple(s.match.scores[self.player(seat)] for seat in seats),
             log=tuple(self.log[-10:]),
             tension=s.launcher.tension,
             round_no=s.match.round_no,
@@ -167,10 +185,10 @@ class TableFlow:
             revealed=self._revealed,
             busy=self.busy,
             prompt=self._prompt(problem) if problem is not None else None,
-            away=tuple(seat for seat in seats if s.player_of(seat) in self._away),
-            connected=tuple(seat for seat in seats if s.player_of(seat) in self._present),
+            away=tuple(seat for seat in seats if self.player(seat) in self._away),
+            connected=tuple(seat for seat in seats if self.player(seat) in self._present),
             round_points=self.round_points,
-            match_winner=_seats_of_winner(s) if winner is not None else None,
+            match_winner=self._winner_seats() if winner is not None else None,
             next_round_in=next_in,
             deadline=deadline,
         )
@@ -198,12 +216,12 @@ class TableFlow:
             problem.seat if problem is not None else None)
         if pressing is not None:
             raise ActRefused(f"wait: the launcher is firing "
-                             f"{self.session.seat_name(pressing)}'s press")
+                             f"{self.name(pressing)}'s press")
         try:
             action = Action.parse_move(text, seat, rules=self.game.rules)
         except InvalidActionError as exc:
             raise ActRefused(f"not understood: {text!r}: {exc}") from None
-        if not self.session.is_human(seat):
+        if not self.is_human(seat):
             raise ActRefused(f"seat {seat} is played by a bot")
         game = self.game
         reason = game.illegal_reason(action)
@@ -238,7 +256,7 @@ class TableFlow:
                 self._answer(" ".join(words))
             elif words == ["press"]:
                 seat = self.game.to_act
-                if seat is None or not self.session.is_human(seat):
+                if seat is None or not self.is_human(seat):
                     return "press: it is no person's press now"
                 self._act(seat, "press")
             else:
@@ -285,8 +303,9 @@ class TableFlow:
             for player, kind in enumerate(self.session.kinds):
                 if kind == "human" and player not in self._present:
                     self._absent_since.setdefault(player, now)
-            self._round_started(resumed=len(self.session.table.record.steps) > 0
-                                if self.session.table else False)
+        table = self.session.table
+        if table is not None and self._announced is not table:
+            self._round_started(resumed=len(table.record.steps) > 0)
         self._flush()
         while not self._stopped:
             self._wake.clear()
@@ -313,7 +332,7 @@ class TableFlow:
         actor = game.to_act
         assert actor is not None
         self._track_turn()
-        bot_acts = not s.is_human(actor) or s.player_of(actor) in self._away
+        bot_acts = not self.is_human(actor) or self.player(actor) in self._away
         dues: list[float] = []
         if game.uno_seat is not None and "reacted" not in self._schedule.times:
             pause = self.settings.catch_delay * self._pace.uniform(0.7, 1.3)
@@ -331,7 +350,7 @@ class TableFlow:
             when = self._due("bot", self.settings.bot_delay, now)
             if now < when:
                 return when
-            stand_in = "" if not s.is_human(actor) else f" (a bot for {s.seat_name(actor)}, away)"
+            stand_in = "" if not self.is_human(actor) else f" (a bot for {self.name(actor)}, away)"
             self._do(self._bot_choice(actor), stand_in)
             return MOVED
         turn_due = self._turn_due()
@@ -340,7 +359,7 @@ class TableFlow:
                 self._do(_timeout_action(game, actor), " (time ran out)")
                 return MOVED
             dues.append(turn_due)
-        player = s.player_of(actor)
+        player = self.player(actor)
         if player not in self._present:
             since = max(self._absent_since.get(player, now), self._turn[1])
             away_due = since + self.settings.away_seconds
@@ -374,25 +393,36 @@ class TableFlow:
         result = s.finish_round()
         self.round_points = result.round_points
         self._over_at = self.clock.now()
-        winner = s.seat_name(result.winner)
+        winner = self.name(result.winner)
         self._say(f"{winner} went out and wins round {s.match.round_no} "
                   f"(+{result.round_points[result.winner]})")
-        match_winner = _seats_of_winner(s)
+        match_winner = self._winner_seats()
         if match_winner is not None:
-            names = " and ".join(s.seat_name(seat) for seat in match_winner)
+            names = " and ".join(self.name(seat) for seat in match_winner)
             verb = "win" if len(match_winner) > 1 else "wins"
             self._say(f"The match is over: {names} {verb}")
 
     def _round_started(self, *, resumed: bool) -> None:
         s = self.session
         game = self.game
+        self._seat_players = list(s.match.active)
+        self._announced = s.table
         self._turn = (None, 0.0)
         if resumed:
             self._say(f"Round {s.match.round_no} resumed after "
                       f"{len(s.table.record.steps)} actions")  # type: ignore[union-attr]
         else:
-            self._say(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
+            self._say(f"Round {s.match.round_no}: {self.name(game.dealer)} deals; "
                       f"{game.rules.card_name(game.top)} starts")
+
+    def _winner_seats(self) -> tuple[int, ...] | None:
+        """The match winner as seats of the round at the table (several for a shared win),
+        once the match is over."""
+        winner = self.session.match.winner
+        if winner is None:
+            return None
+        players = winner if isinstance(winner, tuple) else (winner,)
+        return tuple(seat for p in players if (seat := self.seat_of(p)) is not None)
 
     def _track_turn(self) -> None:
         """Start the turn timer's clock when another seat becomes the one to act."""
@@ -410,17 +440,17 @@ class TableFlow:
         if seconds is None or actor is None or self.session.table is None:
             return None
         game = self.game
-        if game.over or game.to_act != actor or not self.session.is_human(actor):
+        if game.over or game.to_act != actor or not self.is_human(actor):
             return None
-        if self.session.player_of(actor) in self._away:
+        if self.player(actor) in self._away:
             return None
         return since + seconds
 
     def _bot_choice(self, seat: int) -> Action:
         s = self.session
-        if not s.is_human(seat):
+        if not self.is_human(seat):
             return s.bot_choice(seat)
-        player = s.player_of(seat)
+        player = self.player(seat)
         bot = self._stand_ins.get(player)
         if bot is None:
             bot = make_bot(s.config.bots, s.names[player], seed=f"{s.config.seed}:away:{player}")
@@ -502,7 +532,7 @@ class TableFlow:
     def _open_problem(self, problem: _Problem) -> None:
         self.busy = None
         self.problem = problem
-        who = self.session.seat_name(problem.seat)
+        who = self.name(problem.seat)
         self._say(f"{problem.message}: {who} (or the host) says how many came out")
 
     def _prompt(self, problem: _Problem) -> Prompt:
@@ -544,7 +574,7 @@ class TableFlow:
             if problem is not None and problem.retry != 0:
                 self._answer("retry")
             elif problem is None and self.busy is None and seat is not None \
-                    and self.session.is_human(seat):
+                    and self.is_human(seat):
                 self._act(seat, "press")
         except ActRefused:
             pass  # a press is not what this seat may do now (a colour to name…)
@@ -584,13 +614,3 @@ def _timeout_action(game: Round, seat: int) -> Action:
         passing = Action.pass_(seat)  # forced_play: a card that arrived must be played
         return passing if game.is_legal(passing) else game.legal_actions(seat)[0]
     return Action(seat, game.take_verb)
-
-
-def _seats_of_winner(session: Session) -> tuple[int, ...] | None:
-    """The match winner as round seats (several for a shared win), if the match is over."""
-    winner = session.match.winner
-    if winner is None:
-        return None
-    players = winner if isinstance(winner, tuple) else (winner,)
-    active = session.match.active
-    return tuple(active.index(p) for p in players if p in active)

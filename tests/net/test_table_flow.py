@@ -308,3 +308,29 @@ async def test_a_fault_in_the_table_loop_is_said_and_closes_the_host(tmp_path: P
         await asyncio.wait_for(host.stopping.wait(), 5)
         assert host.failure == "the table stopped: RuntimeError: a bug"
         assert "the table stopped: RuntimeError: a bug" in log_of(host)
+
+
+async def test_an_elimination_reseats_the_players_with_a_new_hello(tmp_path: Path) -> None:
+    clock = ManualClock()
+    config = host_config(tmp_path, humans=("Ann", "Bob", "Cleo"), players=3, round_pause=5,
+                         options=["match=elimination", "target=50"])
+    async with running_host(config, clock=clock) as host:
+        deal(host, ["R5", "G1 G2", "W W"], "R3", dealer=2)
+        ann, bob, cleo = [await connect(url_of(host, n)) for n in ("Ann", "Bob", "Cleo")]
+        await ann.act("play R5")
+        over = await until(cleo, lambda v: v["round_points"] is not None)
+        assert over["scores"] == [0, 3, 100]
+        assert over["hands"] == [[], ["G1", "G2"], ["W", "W"]]
+        clock.advance(5)
+        assert await next_of(cleo, "hello") == {"type": "hello", "seat": None, "name": None,
+                                               "players": ["Ann", "Bob"], "options": {
+                                                   "match": "elimination", "target": 50}}
+        assert (await next_of(bob, "hello"))["players"] == ["Ann", "Bob"]
+        view = await next_of(cleo, "view")
+        assert view["round"] == over["round"] + 1
+        assert "hand" not in view
+        assert len(view["hand_sizes"]) == 2
+        await cleo.act("press")
+        assert "out of the match" in (await next_of(cleo, "error"))["message"]
+        for client in (ann, bob, cleo):
+            await client.close()

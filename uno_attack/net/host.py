@@ -104,16 +104,14 @@ def lan_address() -> str:
     raise UnoAttackError("--lan: this machine has no network address besides 127.0.0.1")
 
 
-def join_lines(session: HostSession, base: str) -> list[tuple[str, str]]:
+def join_lines(flow: TableFlow, tokens: dict[str, Any], base: str) -> list[tuple[str, str]]:
     """(label, URL) for every human seat and the watch, as settled point 1 prints them."""
     out = []
-    for player_text, token in session.tokens["seats"].items():
-        player = int(player_text)
-        if player not in session.match.active:
-            continue
-        seat = session.match.active.index(player)
-        out.append((f"join {session.names[player]} (seat {seat})", f"{base}/?token={token}"))
-    out.append(("watch", f"{base}/?token={session.tokens['watch']}"))
+    for player_text, token in tokens["seats"].items():
+        seat = flow.seat_of(int(player_text))
+        if seat is not None:
+            out.append((f"join {flow.name(seat)} (seat {seat})", f"{base}/?token={token}"))
+    out.append(("watch", f"{base}/?token={tokens['watch']}"))
     return out
 
 
@@ -163,7 +161,7 @@ class Host:
         address = lan_address() if self.config.lan else "127.0.0.1"
         self.task = asyncio.create_task(self.flow.run())
         self.task.add_done_callback(self._table_ended)
-        return join_lines(self.session, f"http://{address}:{self.port}")
+        return join_lines(self.flow, self.session.tokens, f"http://{address}:{self.port}")
 
     def _table_ended(self, task: asyncio.Task[None]) -> None:
         """The table loop ended by itself: a fault. Say what it was, and close the host."""

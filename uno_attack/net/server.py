@@ -136,7 +136,7 @@ class TableServer:
     def _hello(self, player: int | None) -> str:
         flow = self.flow
         seat = flow.seat_of(player) if player is not None else None
-        names = [flow.session.seat_name(s) for s in range(flow.game.players)]
+        names = flow.seat_names()
         return json.dumps(views.hello(seat, names, flow.session.match.options), **_JSON)  # type: ignore[arg-type]
 
     # -- HTTP -----------------------------------------------------------------------------
