@@ -27,24 +27,31 @@ def text_of(app: JoinApp, widget: str) -> str:
 
 
 async def test_join_shows_the_seat_and_sends_the_chosen_action(tmp_path: Path) -> None:
-    config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, launcher="fixed:0")
+    config = host_config(tmp_path, humans=("Ann",), players=2, launcher="fixed:0")
     async with running_host(config) as host:
-        seat = host.flow.game.to_act
-        name = ["Ann", "Bob"][seat]  # type: ignore[index]
-        app = JoinApp(url_of(host, name))
+        flow = host.flow
+        app = JoinApp(url_of(host, "Ann"))
         async with app.run_test(size=(100, 40)) as pilot:
-            await wait_for(lambda: app.view is not None, pilot)
-            assert f"{name} (seat {seat}) · connected" in text_of(app, "#status")
+            await wait_for(lambda: app.view is not None and app.view["turn"] == 0
+                           and flow.busy is None, pilot)
+            assert "Ann (seat 0) · connected" in text_of(app, "#status")
             hand = text_of(app, "#hand")
-            assert all(c.code in hand for c in host.flow.game.hands[seat])  # type: ignore[index]
+            assert all(c.code in hand for c in flow.game.hands[0])
             options = app.query_one("#actions", OptionList)
             labels = [str(options.get_option_at_index(i).prompt)
                       for i in range(options.option_count)]
             assert "press the launcher" in labels
+            assert options.highlighted == 0
+            first = flow.game.legal_actions(0)[0]
+            steps = len(flow.session.table.record.steps)  # type: ignore[union-attr]
+            await pilot.press("down", "up", "enter")  # the first listed action
+            await wait_for(lambda: len(flow.session.table.record.steps) > steps, pilot)  # type: ignore[union-attr]
+            assert flow.session.table.record.steps[steps].action == first  # type: ignore[union-attr]
+            await wait_for(lambda: flow.game.to_act == 0 and flow.busy is None
+                           and app.view is not None and app.view["turn"] == 0
+                           and "press" in app.view["legal"], pilot)
             await pilot.press("space")
-            await wait_for(lambda: host.flow.game.to_act != seat and host.flow.busy is None,
-                           pilot)
-            await wait_for(lambda: f"{name} pressed the launcher" in text_of(app, "#log"), pilot)
+            await wait_for(lambda: "Ann pressed the launcher" in text_of(app, "#log"), pilot)
 
 
 async def test_join_watching_shows_no_hand_and_reports_a_refusal(tmp_path: Path) -> None:

@@ -142,8 +142,12 @@ class JoinApp(App[None]):
         self.query_one("#hand", Static).update(self._hand(view))
         actions = self.query_one("#actions", OptionList)
         legal = view.get("legal") or []
+        was = actions.highlighted
         actions.clear_options()
         actions.add_options([Option(action_label(a, names), id=a) for a in legal])
+        if legal:  # Enter takes the highlighted action: keep the place, or the first
+            actions.highlighted = min(was or 0, len(legal) - 1)
+            actions.focus()
         log = "\n".join(view["log"][-6:])
         self.query_one("#log", Static).update(log)
 
