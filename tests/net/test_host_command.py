@@ -232,3 +232,41 @@ def test_replay_and_simulate_open_no_network_socket_at_all(tmp_path: Path) -> No
                               text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr
         assert "INET SOCKETS: []" in done.stderr
+
+
+def test_a_host_killed_mid_game_resumes_with_the_same_urls_and_game(tmp_path: Path) -> None:
+    async def act_once(url: str) -> tuple[int, list[str]]:
+        client = TableClient(url)
+        await client.connect()
+        view = await client.receive()
+        while not view.get("legal") or view["turn"] != client.hello["seat"]:  # type: ignore[index]
+            view = await client.receive()
+        before = view["step"]
+        await client.act(view["legal"][0])
+        while view.get("step", before) == before:
+            view = await client.receive()
+        await client.close()
+        return view["step"], view["hand"]
+
+    args = ("--humans", "Ann", "--players", "2", "--no-qr", "--bot-delay", "0")
+    with host_process(tmp_path, *args) as (proc, lines):
+        step, hand = asyncio.run(act_once(URL_LINE.match(lines[0])["url"]))  # type: ignore[index]
+        proc.kill()  # a crash: no clean-up at all
+        proc.wait(10)
+    with host_process(tmp_path, *args, "--resume") as (again, relines):
+        assert [line.split("?token=")[1] for line in relines] == [
+            line.split("?token=")[1] for line in lines]
+
+        async def look(url: str) -> dict:
+            client = TableClient(url)
+            await client.connect()
+            view = await client.receive()
+            await client.close()
+            return view
+
+        view = asyncio.run(look(URL_LINE.match(relines[0])["url"]))  # type: ignore[index]
+        assert view["step"] >= step
+        assert view["hand"] == hand  # nobody acts for Ann while she is away for < 60 s
+        assert any("resumed after" in line for line in view["log"])
+        again.send_signal(signal.SIGTERM)
+        assert again.wait(10) == 0
