@@ -7,7 +7,8 @@ import { Connection } from "./connection.js";
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.search).get("token") ?? "";
 
-const state = { hello: null, view: null, unoArmed: false, picker: null, deadlineAt: null };
+const state = { hello: null, view: null, unoArmed: false, picker: null, deadlineAt: null,
+  nextRoundAt: null };
 
 function button(text, action, extra = {}) {
   const b = document.createElement("button");
@@ -265,6 +266,7 @@ function drawScores(v) {
   const dialog = $("scores");
   const over = v.turn === null && v.winner !== null;
   if (!over) {
+    state.nextRoundAt = null;
     if (dialog.open) dialog.close();
     dialog.dataset.shown = "";
     return;
@@ -285,8 +287,9 @@ function drawScores(v) {
     if (seat === v.winner) tr.className = "winner";
     return tr;
   }));
-  $("scores-next").textContent = v.match_winner ? "Thanks for playing!"
-    : v.next_round_in != null ? `Next round in ${Math.ceil(v.next_round_in)} s` : "";
+  state.nextRoundAt = v.match_winner || v.next_round_in == null ? null
+    : Date.now() + v.next_round_in * 1000;
+  $("scores-next").textContent = v.match_winner ? "Thanks for playing!" : "";
   const key = `${v.round}`;
   if (dialog.dataset.shown !== key && !dialog.open) {
     dialog.dataset.shown = key;
@@ -311,6 +314,10 @@ function banner(text, kind) {
 }
 
 function tick() {
+  if (state.nextRoundAt != null) {
+    const left = Math.max(0, Math.ceil((state.nextRoundAt - Date.now()) / 1000));
+    $("scores-next").textContent = `Next round in ${left} s`;
+  }
   const t = $("timer");
   if (state.deadlineAt === null) {
     t.textContent = "";
