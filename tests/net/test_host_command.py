@@ -20,6 +20,7 @@ import segno
 
 from uno_attack.net.client import TableClient
 from uno_attack.net.host import lan_address
+from uno_attack.transcript import load
 
 EXE = Path(sys.executable).parent / "uno-attack"
 URL_LINE = re.compile(r"^(join (?P<name>.+) \(seat (?P<seat>\d+)\)|watch): (?P<url>http://\S+)$")
@@ -145,6 +146,7 @@ def test_host_draws_each_join_url_as_a_qr_code(tmp_path: Path) -> None:
     (["--launcher", "warp"], "unknown launcher 'warp'"),
     (["--resume", "--save", "/nonexistent/host.json"], "no saved game to resume"),
     (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+    (["--save", "/proc/no/host.json"], "--save /proc/no/host.json: cannot write the journal"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str],
                                                says: str) -> None:
@@ -154,6 +156,34 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str],
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == 2
     assert done.stdout == ""
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert says in done.stderr
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    ("{ not json", "not valid JSON"),
+    (None, "was not written by 'uno-attack host'"),
+])
+def test_resuming_a_journal_that_is_not_a_hosts_is_one_line_and_exit_2(
+        tmp_path: Path, content: str | None, says: str) -> None:
+    journal = tmp_path / "host.json"
+    if content is None:  # a game saved by 'play': a transcript without the host's tokens
+        subprocess.run([str(EXE), "simulate", "--games", "1", "--save", str(tmp_path)],
+                       capture_output=True, check=True, timeout=60)
+        saved = next(tmp_path.glob("*.json"))
+        record = load(saved)
+        record.meta.update({"format": "uno-attack play 1", "names": ["a", "b", "c", "d"],
+                            "kinds": ["human", "basic", "basic", "basic"],
+                            "match": {"scores": [0] * 4, "active": [0, 1, 2, 3],
+                                      "dealer": 0, "round_no": 1}})
+        record.steps = []
+        record.fires = []
+        record.save(journal)
+    else:
+        journal.write_text(content)
+    done = subprocess.run([str(EXE), "host", "--no-qr", "--resume", "--save", str(journal)],
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert says in done.stderr
 

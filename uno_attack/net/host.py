@@ -64,13 +64,22 @@ def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> Hos
         session.tokens = load_tokens(session, game.save)
         return session
     assert game.save is not None
-    game.save.parent.mkdir(parents=True, exist_ok=True)
-    if game.save.exists():  # a new table keeps the last journal, once, beside it
-        game.save.replace(game.save.with_suffix(".previous.json"))
+    try:
+        game.save.parent.mkdir(parents=True, exist_ok=True)
+        if game.save.exists():  # a new table keeps the last journal, once, beside it
+            game.save.replace(game.save.with_suffix(".previous.json"))
+    except OSError as exc:
+        raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
+                             f"{exc.strerror or exc}") from None
     session = HostSession(game, launcher=launcher)
     humans = [p for p, kind in enumerate(session.kinds) if kind == "human"]
     session.tokens = {"seats": {str(p): new_token() for p in humans}, "watch": new_token()}
-    session.start_round()
+    try:
+        session.start_round()
+    except OSError as exc:
+        session.close()
+        raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
+                             f"{exc.strerror or exc}") from None
     return session
 
 
