@@ -108,6 +108,8 @@ async def test_an_illegal_act_gets_an_error_naming_the_rule_and_changes_nothing(
     ('{"type": "act", "action": 5}', "'action' must be a string"),
     ('{"type": "act", "action": "dance"}', "unknown verb"),
     ('{"type": "act", "action": ""}', "missing verb"),
+    ("[" * 2000 + "]" * 2000, "not a JSON object"),
+    ('{"type": "act", "action": "play R5 R5 R5 R5 R5 R5 uno uno"}', "not understood"),
 ])
 async def test_a_message_that_is_not_understood_gets_an_error(tmp_path: Path, message: str,
                                                               says: str) -> None:

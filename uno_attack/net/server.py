@@ -202,7 +202,7 @@ class TableServer:
             return
         try:
             message = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # nesting deep enough to exhaust the parser
             conn.error("not understood: not a JSON object")
             return
         if not isinstance(message, dict) or message.get("type") != "act":
