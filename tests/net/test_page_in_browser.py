@@ -185,6 +185,10 @@ async def test_a_wild_asks_for_a_colour_and_a_trade_hands_for_a_seat(tmp_path: P
         await bob.goto(url_of(host, "Bob"))
         await ann.wait_for_selector("#hand button.card.playable")
         assert await ann.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        unnamed = await ann.locator("button").evaluate_all(
+            "bs => bs.filter(b => !(b.getAttribute('aria-label') || b.textContent.trim()))"
+            ".map(b => b.outerHTML)")
+        assert unnamed == []  # every button has a name a screen reader can say
         wild = ann.locator('#hand button.card[data-code="W"]')
         assert await wild.get_attribute("aria-label") == "Wild, playable"
         assert await ann.locator('#hand button.card[data-code="G2"]').is_disabled()

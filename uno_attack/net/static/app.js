@@ -91,6 +91,7 @@ function drawPlayers(v, mine) {
     const catchIt = `catch ${seat}`;
     const canCatch = legal().includes(catchIt);
     const el = canCatch ? button("", catchIt) : document.createElement("div");
+    if (!canCatch) el.setAttribute("role", "group"); // so its label is read out
     el.className = "player-box";
     const parts = [];
     const name = document.createElement("span");
