@@ -281,3 +281,32 @@ def test_socket_url_of_a_join_url() -> None:
     for bad in ("192.168.1.5:8765", "http://h:1/", "ftp://h/?token=x"):
         with pytest.raises(ValueError, match=r"join URL|token"):
             socket_url(bad)
+
+
+async def test_a_connection_that_stops_reading_is_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uno_attack.net.server as server
+
+    class StuckSocket:
+        """A peer that never takes what is sent (its network vanished)."""
+
+        def __init__(self) -> None:
+            self.closed_with: int | None = None
+            self.sent = 0
+
+        async def send_str(self, text: str) -> None:
+            self.sent += 1
+            await asyncio.Event().wait()
+
+        async def close(self, *, code: int, message: bytes) -> None:
+            self.closed_with = code
+
+    monkeypatch.setattr(server, "MAX_BACKLOG", 5)
+    ws = StuckSocket()
+    conn = Connection(ws, None, "test")  # type: ignore[arg-type]
+    for _ in range(7):
+        conn.send_view('{"type":"view"}')
+    await asyncio.sleep(0)  # the close is a task of the event loop
+    await asyncio.sleep(0)
+    assert ws.closed_with == 1008  # policy violation: too slow
+    assert conn.too_slow
+    assert conn.writer.cancelled()

@@ -130,13 +130,20 @@ function drawPlayers(v, mine) {
 
 function drawOwed(v) {
   const why = v.owed_why ?? [];
-  $("owed").replaceChildren(...v.owed.map(([seat, n], i) => {
+  const lines = v.owed.map(([seat, n], i) => {
     const div = document.createElement("div");
     const what = n === "fire" ? "until a card fires" : `${n}×`;
     const verb = seat === state.hello.seat ? "You must press" : `${nameOf(seat)} must press`;
     div.textContent = `${verb} ${what}${why[i] ? ` — ${why[i]}` : ""}`;
     return div;
-  }));
+  });
+  if (v.revealed) { // a challenged Wild Draw Four: the hand is shown to the challenger
+    const div = document.createElement("div");
+    div.className = "revealed";
+    div.textContent = `${nameOf(v.revealed.seat)} held: ${v.revealed.hand.join(" ")}`;
+    lines.push(div);
+  }
+  $("owed").replaceChildren(...lines);
 }
 
 function drawLauncher(v) {
