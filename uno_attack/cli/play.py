@@ -14,9 +14,8 @@ import signal
 from dataclasses import replace
 from pathlib import Path
 
-from uno_attack.bots import BOT_KINDS
-from uno_attack.cli import rule_options
-from uno_attack.errors import UnoAttackError
+from uno_attack.cli import rule_options, table_args
+from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.options import MATCH_MODES
 
 
@@ -26,21 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
-    parser.add_argument("--players", type=int, default=None,
-                        help="seats, 2 to 10 (default 4, or the number of --humans if more)")
-    parser.add_argument("--humans", default="You", metavar="NAMES",
-                        help="people at this keyboard, comma-separated (hot-seat); "
-                             "the other seats are bots (default: You)")
-    parser.add_argument("--bots", choices=BOT_KINDS, default="basic",
-                        help="the bots' kind (default basic)")
-    parser.add_argument("--launcher", default="sim", metavar="SPEC",
-                        help="sim, sim:gentle, fixed:1, scripted:1,0,2, gpio, gpio:emulated, "
-                             "serial:PORT, serial:emulated (default sim)")
-    parser.add_argument("--policy", default="attack",
-                        help="ejection policy of the sim launcher (default attack)")
-    parser.add_argument("--seed", default=None,
-                        help="seed of the deal, bots and launcher (default: random)")
-    rule_options.add_arguments(parser)
+    add_table_arguments(parser, humans="You",
+                        humans_help="people at this keyboard (hot-seat)",
+                        bots_help="the bots' kind (default basic)")
     parser.add_argument("--match", choices=MATCH_MODES, default=None,
                         help="match mode (default points)")
     parser.add_argument("--target", type=int, default=None,
@@ -50,11 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
-    parser.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
-                        help="pause before each bot move (default 0.8)")
-    parser.add_argument("--catch-delay", type=float, default=None, metavar="SECONDS",
-                        help="how long bots take to catch a missed UNO "
-                             "(default 1.5, or the bot delay when that is 0)")
+    add_pace_arguments(parser)
     parser.add_argument("--no-animation", action="store_true", help="no burst animation")
     return parser
 
@@ -64,30 +47,18 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     from uno_attack.session import GameConfig, default_save_path
 
     args = build_parser().parse_args(argv)
-    humans = [n.strip() for n in args.humans.split(",") if n.strip()]
-    if len(set(humans)) != len(humans):
-        raise UnoAttackError(f"--humans {args.humans!r}: every name must differ")
+    humans = table_args.people(args)
     shorthands = []
     if args.match is not None:
         shorthands.append(f"match={args.match}")
     if args.target is not None:
         shorthands.append(f"target={args.target}")
     options = rule_options.options_from(args, shorthands)
-    seed: int | str | None = args.seed
-    if seed is None:
-        seed = random.randrange(1_000_000)
-    elif str(seed).lstrip("-").isdigit():
-        seed = int(seed)
-    if args.bot_delay < 0:
-        raise UnoAttackError(f"--bot-delay {args.bot_delay}: must be 0 or more")
-    catch_delay = args.catch_delay
-    if catch_delay is None:
-        catch_delay = 1.5 if args.bot_delay > 0 else 0.0
-    players = args.players if args.players is not None else max(4, len(humans))
-    config = GameConfig(humans=humans, players=players, bots=args.bots,
-                        launcher=args.launcher, policy=args.policy, seed=seed,
+    bot_delay, catch_delay = table_args.pace(args)
+    config = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
+                        launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
                         options=options, save=args.save or default_save_path(),
-                        bot_delay=args.bot_delay, catch_delay=catch_delay,
+                        bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
     return config, args.resume
 
