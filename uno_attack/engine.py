@@ -82,7 +82,7 @@ RawApplied = tuple[Action, tuple[Card, ...], tuple[Card, ...], tuple[tuple[Card,
 # Looked up once for the hot paths: in CPython 3.11 ``Phase.PLAY`` costs ten times a
 # module global, and self-play does it several times per action.
 _PLAYING, _OVER = Phase.PLAY, Phase.OVER
-_PLAY, _PRESS, _DRAW = Verb.PLAY, Verb.PRESS, Verb.DRAW
+_PLAY, _PRESS, _DRAW, _CATCH, _UNO = Verb.PLAY, Verb.PRESS, Verb.DRAW, Verb.CATCH, Verb.UNO
 _NO_MOVES = Moves()
 _PAST = {_PRESS: "pressed", _DRAW: "drawn"}
 _named = tuple.__new__
@@ -107,7 +107,7 @@ class Round:
     """
 
     __slots__ = (
-        "_fast", "_kinds", "_matching", "_take", "_ways", "arrived", "color", "dealer",
+        "_fast_phase", "_kinds", "_matching", "_take", "_ways", "arrived", "color", "dealer",
         "direction", "discard", "hands", "options", "out_by", "out_value", "owed", "phase",
         "players", "rules", "stock", "turn", "uno_seat", "winner",
     )
@@ -134,7 +134,9 @@ class Round:
         self._matching: dict[Card, dict[Color | None, frozenset[Card]]] = {}
         self._ways: tuple[dict[Card, tuple[Action, ...]], ...] = ()  # plays per seat and card
         self._take: tuple[Action, ...] = ()  # each seat's press (or draw)
-        self._fast = True  # no option that the fast path of legal_actions leaves out
+        # the phase in which legal_actions may take its fast path: PLAY, or None when an
+        # option asks for what the fast path leaves out (one test instead of two)
+        self._fast_phase: Phase | None = Phase.PLAY
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -179,9 +181,10 @@ class Round:
         game._matching = rules.matching
         game._ways = _seat_plays(rules, n, _seat_naming(game._kinds))
         game._take = _take_actions(rules.unit, n)
-        game._fast = not (options.forced_play or options.last_card != "any"
-                          or options.wild_draw_four == "fair_only" or options.false_uno_penalty
-                          or options.false_catch_penalty or options.sum_out)
+        slow = (options.forced_play or options.last_card != "any"
+                or options.wild_draw_four == "fair_only" or options.false_uno_penalty
+                or options.false_catch_penalty or options.sum_out)
+        game._fast_phase = None if slow else Phase.PLAY
         game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
         game.stock = deque(stock)
@@ -296,8 +299,7 @@ class Round:
         cards (``multi_play``) are legal but never listed.
         """
         turn = self.turn
-        if self.phase is _PLAYING and not self.owed and self._fast and (
-                seat is None or seat == turn):
+        if self.phase is self._fast_phase and not self.owed and (seat is None or seat == turn):
             # the common case first, written out flat: the hot path of self-play
             hand = self.hands[turn]
             matching = self._matching[self.discard[-1]][self.color]
@@ -735,29 +737,29 @@ class Round:
         seat = action.seat
         if self.out_value is not None:
             self.out_value = self.out_by = None  # the chance to go out ends (B9)
+        window = self.uno_seat
+        if verb is _PLAY:
+            if window is not None and window != seat:
+                self.uno_seat = None  # another player acted: the window closes (RULES.md 7)
+            return self._play(action)
         if verb is _PRESS:
             # a reload's order first: ``shuffle`` may raise, and nothing has changed yet
             reload = None if self.stock else self._reload_order(shuffle)
-            window = self.uno_seat
             if window is not None and window != seat:
-                self.uno_seat = None  # another player acted: the window closes (RULES.md 7)
+                self.uno_seat = None
             return self._press(action, fired, reload)
         if verb is _DRAW:
             need = self.draw_size()
             reload = self._reload_order(shuffle) if need > len(self.stock) else None
-            window = self.uno_seat
             if window is not None and window != seat:
                 self.uno_seat = None
             return self._draw(action, need, reload)
-        window = self.uno_seat
-        if verb is Verb.CATCH:
+        if verb is _CATCH:
             return self._catch(action, caught=window == action.target)
-        if verb is Verb.UNO:
+        if verb is _UNO:
             return self._call_uno(action, true=window == seat)
         if window is not None and window != seat:
             self.uno_seat = None
-        if verb is _PLAY:
-            return self._play(action)
         if verb is Verb.PASS:
             self.phase = _PLAYING
             self.arrived = ()
