@@ -256,7 +256,7 @@ class Round:
 
     def has_playable(self, seat: int) -> bool:
         """Whether ``seat`` holds a card it could play by itself on its turn now."""
-        return any(self._alone_refusal(seat, card) is None for card in self.hands[seat])
+        return any(self._playable(seat, card) for card in self.hands[seat])
 
     def draw_size(self) -> int:
         """How many cards the seat to act's ``draw`` would take now (classic): what it owes,
@@ -348,14 +348,21 @@ class Round:
         if phase is Phase.CHAIN:
             return [take]
         if phase is Phase.AFTER:
-            actions = self._candidates(seat, self.arrived, self._play_refusal)
+            actions = self._plays(seat, self.arrived)
             if self._pass_refusal() is None:
                 actions.append(Action.pass_(seat))
             return actions
-        actions = self._candidates(seat, self.hands[seat], self._play_refusal)
+        actions = self._plays(seat, self.hands[seat])
         if self._take_refusal(seat) is None:
             actions.append(take)
         return actions
+
+    def _plays(self, seat: int, cards: Iterable[Card]) -> list[Action]:
+        """Every way to play each of ``cards`` alone on the seat's turn (each way names a
+        colour or another seat as its card needs: :meth:`_play_refusal` agrees)."""
+        ways = self._ways[seat]
+        return [way for card in dict.fromkeys(cards) if self._playable(seat, card)
+                for way in ways[card]]
 
     def _jump_ins(self, seat: int) -> list[Action]:
         """The jump-ins (VARIANTS.md B2) of a seat that is not in turn."""
@@ -484,6 +491,16 @@ class Round:
             return ("with forced_play a playable card that just arrived must be played "
                     "(VARIANTS.md E17)")
         return None
+
+    def _playable(self, seat: int, card: Card) -> bool:
+        """:meth:`_alone_refusal` is ``None``, answered without wording a refusal (the
+        engine asks this of every card a press or draw brings)."""
+        if card not in self._matching[self.discard[-1]][self.color]:
+            return False
+        kind = self._kinds[card]
+        if kind.end_refusal is None and kind.fair is None:
+            return True
+        return self._card_refusal(seat, card, 1) is None
 
     def _alone_refusal(self, seat: int, card: Card) -> str | None:
         """Why ``card`` may not be played by itself from ``seat``'s hand on its turn:
@@ -749,11 +766,15 @@ class Round:
                 self.uno_seat = None
             return self._press(action, fired, reload)
         if verb is _DRAW:
-            need = self.draw_size()
-            reload = self._reload_order(shuffle) if need > len(self.stock) else None
+            owed = self.owed
+            need = owed[0].count if owed else 1
+            reload = None
+            if need > len(self.stock):  # a reload first: ``shuffle`` may raise
+                need = self.draw_size()
+                reload = self._reload_order(shuffle)
             if window is not None and window != seat:
                 self.uno_seat = None
-            return self._draw(action, need, reload)
+            return self._draw(action, need, reload)  # type: ignore[arg-type]
         if verb is _CATCH:
             return self._catch(action, caught=window == action.target)
         if verb is _UNO:
@@ -945,7 +966,7 @@ class Round:
                             winner=self.winner, over=True)
         elif options.until_playable:
             self._chain(seat, gained, nothing_to_load)
-        elif after_press_allowed and any(self._alone_refusal(seat, c) is None for c in gained):
+        elif after_press_allowed and any(self._playable(seat, c) for c in gained):
             self.phase = Phase.AFTER
             self.arrived = gained
         else:
@@ -958,12 +979,15 @@ class Round:
         reloaded whenever it runs empty, and the draw ends with what it could take."""
         seat = action.seat
         stock = self.stock
-        gained = [stock.popleft() for _ in range(min(need, len(stock)))]
         reloads: tuple[tuple[Card, ...], ...] = ()
-        if reload is not None:
+        if reload is None:  # the pile holds enough: the common case
+            taken = (stock.popleft(),) if need == 1 else tuple(
+                [stock.popleft() for _ in range(need)])
+        else:
+            gained = [stock.popleft() for _ in range(len(stock))]
             reloads = self._reload(reload)
             gained += [stock.popleft() for _ in range(need - len(gained))]
-        taken = tuple(gained)
+            taken = tuple(gained)
         self.hands[seat].extend(taken)
         if taken and self.uno_seat == seat:
             self.uno_seat = None
@@ -976,18 +1000,18 @@ class Round:
                             winner=self.winner, over=True)
         elif self.options.until_playable:
             self._chain(seat, taken, nothing_to_load=not taken)
-        elif any(self._alone_refusal(seat, c) is None for c in taken):
+        elif taken and self._playable(seat, taken[0]):  # a turn's draw takes one card
             self.phase = Phase.AFTER  # play the card drawn, or pass (A4)
             self.arrived = taken
         else:
-            self.phase = _PLAYING
-            self.turn = self.next_seat(seat)
-        return _raw(action, (), owed, gained=taken, reloads=reloads)
+            self.turn = (seat + self.direction) % self.players
+        return (action, (), taken, reloads, tuple(owed) if owed else (), (), (), None,
+                self.winner, False)
 
     def _chain(self, seat: int, arrived: tuple[Card, ...], nothing_to_load: bool) -> None:
         """``until_playable`` (B5, E18): play what came if it can be played; else take
         again, unless the stock had nothing left to load."""
-        if any(self._alone_refusal(seat, c) is None for c in arrived):
+        if any(self._playable(seat, c) for c in arrived):
             self.phase = Phase.AFTER
             self.arrived = arrived
         elif nothing_to_load:
