@@ -107,9 +107,9 @@ class Round:
     """
 
     __slots__ = (
-        "_fast_phase", "_kinds", "_matching", "_take", "_ways", "arrived", "color", "dealer",
-        "direction", "discard", "hands", "options", "out_by", "out_value", "owed", "phase",
-        "players", "rules", "stock", "turn", "uno_seat", "winner",
+        "_fast_phase", "_kinds", "_matching", "_sum_out", "_take", "_ways", "arrived", "color",
+        "dealer", "direction", "discard", "hands", "options", "out_by", "out_value", "owed",
+        "phase", "players", "rules", "stock", "turn", "uno_seat", "winner",
     )
 
     def __init__(self) -> None:  # use Round.setup()
@@ -137,6 +137,7 @@ class Round:
         # the phase in which legal_actions may take its fast path: PLAY, or None when an
         # option asks for what the fast path leaves out (one test instead of two)
         self._fast_phase: Phase | None = Phase.PLAY
+        self._sum_out = False  # options.sum_out, looked up once
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -185,6 +186,7 @@ class Round:
                 or options.wild_draw_four == "fair_only" or options.false_uno_penalty
                 or options.false_catch_penalty or options.sum_out)
         game._fast_phase = None if slow else Phase.PLAY
+        game._sum_out = options.sum_out
         game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
         game.stock = deque(stock)
@@ -858,7 +860,7 @@ class Round:
             if challenge is not None:
                 last = self.owed[-1]
                 self.owed[-1] = last._replace(cause=last.cause._replace(challenge=challenge))
-        if kind.number is not None and self.options.sum_out:
+        if self._sum_out and kind.number is not None:
             self.out_value, self.out_by = kind.number, seat
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
