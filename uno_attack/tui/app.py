@@ -71,8 +71,15 @@ class UnoAttackApp(PressFlow, App[None]):
         self.viewer = humans[0] if len(humans) == 1 else None
         self.table_screen = TableScreen()
         await self.push_screen(self.table_screen)
+        self._log_recording_problem()
         self._log_round_start()
         self.call_after_refresh(self.advance)
+
+    def _log_recording_problem(self) -> None:
+        """The game goes on when the player store fails; the log says it is not recording."""
+        problem = self.session.recorder.problem
+        if problem is not None:
+            self.write_log(f"⚠ {problem}")
 
     def _log_round_start(self) -> None:
         s = self.session
@@ -324,6 +331,10 @@ class UnoAttackApp(PressFlow, App[None]):
             return
         self._scored = s.table  # each round is carried into the match once
         result = s.finish_round()
+        if s.saved is None and s.recorder.recording:  # this round's write failed
+            self._log_recording_problem()
+        for level_up in s.saved.level_ups if s.saved else ():
+            self.write_log(f"★ {level_up}")
         m = s.match
         names = [s.seat_name(seat) for seat in range(game.players)]
         lines = [ScoreLine(names[i], len(game.hands[i]), result.round_points[i],
@@ -350,6 +361,7 @@ class UnoAttackApp(PressFlow, App[None]):
             self.session.close()
             self.session = self.new_session()
             self.session.launcher.when_button_pressed = self._button_from_hardware
+            self._log_recording_problem()
         elif choice == "new":
             self.exit()
             return
