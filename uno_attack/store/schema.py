@@ -88,12 +88,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def connect(path: Path, *, create: bool = True, upgrade_to: int = SCHEMA_VERSION
+def connect(path: Path, *, create: bool = True, upgrade_to: int | None = None
             ) -> sqlite3.Connection:
     """Open the player database at ``path``, creating or upgrading its schema.
 
     With ``create=False`` a missing file is an error instead of a new database.
-    ``upgrade_to`` stops the upgrade at an older version (for building test files).
+    ``upgrade_to`` stops the upgrade at an older version (to build a test's old file).
     Raises :class:`StoreError` naming the file for everything that goes wrong.
     """
     if path.is_dir():
@@ -117,7 +117,7 @@ def connect(path: Path, *, create: bool = True, upgrade_to: int = SCHEMA_VERSION
         # commit survives a crash of the program, and the file is never corrupted.
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
-        _upgrade(conn, upgrade_to)
+        _upgrade(conn, len(MIGRATIONS) if upgrade_to is None else upgrade_to)
     except sqlite3.Error as exc:
         conn.close()
         raise explain(exc, path) from None
@@ -140,9 +140,9 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: an SQLite database of another program, "
                          "not a player database")
     version = version_of(conn)
-    if version > SCHEMA_VERSION:
+    if version > len(MIGRATIONS):
         raise StoreError(f"{path}: written by a newer uno-attack (schema version {version}; "
-                         f"this one reads up to {SCHEMA_VERSION}): upgrade uno-attack to "
+                         f"this one reads up to {len(MIGRATIONS)}): upgrade uno-attack to "
                          "use it")
 
 
@@ -174,15 +174,15 @@ def explain(exc: sqlite3.Error, path: Path) -> StoreError:
     """One line a person understands for an SQLite error on the file at ``path``."""
     name = getattr(exc, "sqlite_errorname", "")
     if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
-        why = "damaged or not a player database"
-    elif name.startswith("SQLITE_READONLY"):
-        why = "read-only (nothing can be recorded in it)"
-    elif name in ("SQLITE_BUSY", "SQLITE_LOCKED"):
-        why = f"locked by another program for more than {BUSY_TIMEOUT_S:g} s"
-    elif name == "SQLITE_FULL":
-        why = "the disk is full"
-    elif name.startswith("SQLITE_CANTOPEN"):
-        why = "cannot be opened (check the path and its permissions)"
-    else:
-        why = str(exc)
-    return StoreError(f"{path}: {why} ({exc})")
+        return StoreError(f"{path}: damaged or not a player database ({exc})")
+    if name.startswith("SQLITE_CANTOPEN"):
+        return StoreError(f"{path}: cannot be opened ({exc}; check the path and its "
+                          "permissions)")
+    if name.startswith("SQLITE_READONLY"):
+        return StoreError(f"{path}: read-only, nothing can be recorded in it")
+    if name in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+        return StoreError(f"{path}: locked by another program for more than "
+                          f"{BUSY_TIMEOUT_S:g} s")
+    if name == "SQLITE_FULL":
+        return StoreError(f"{path}: the disk is full")
+    return StoreError(f"{path}: {exc}")
