@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 
-from uno_attack.cli.store_text import add_db_option, open_store, options_text, when
+from uno_attack.cli.store_args import add_db_option, open_store
 from uno_attack.errors import TranscriptError, UnoAttackError
 from uno_attack.store import MatchSummary
+from uno_attack.store.text import options_text, when
 from uno_attack.transcript import dumps, from_dict
 
 
@@ -68,7 +69,7 @@ def match_text(match: MatchSummary) -> str:
              if match.finished_at else "unfinished")
     source = "" if match.source == "play" else f" · {match.source}"
     lines = [f"match {match.id} · {when(match.started_at)} · "
-             f"{options_text(match.rules, dict(match.options))}{source} · {state}"]
+             f"{options_text(match.rules, match.options)}{source} · {state}"]
     players = ", ".join(f"{s.name} ({s.kind}{'' if s.score is None else f', {s.score}'})"
                         for s in match.seats)
     lines.append(f"  players: {players}")

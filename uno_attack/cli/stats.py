@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from uno_attack.cli.store_text import add_db_option, card_text, open_store, tally_text, when
+from uno_attack.cli.store_args import add_db_option, open_store
 from uno_attack.store import LeaderboardRow, PlayerStats
+from uno_attack.store.text import card_text, tally_text, when
 
 
 def main(argv: list[str]) -> int:

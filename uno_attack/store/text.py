@@ -1,25 +1,17 @@
-"""What ``stats`` and ``history`` share: the ``--db`` option and the player store as text."""
+"""The player store's reports as text, for ``stats``, ``history`` and the game's screens.
+
+Card codes become card names here (the store itself keeps codes only).
+"""
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Mapping
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from uno_attack.cards import Card
 from uno_attack.errors import InvalidCardError
-from uno_attack.store import CardCount, PlayerStore, Tally, default_db_path
-
-
-def add_db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=None, metavar="FILE",
-                        help="the player store (default $XDG_DATA_HOME/uno-attack/players.db)")
-
-
-def open_store(args: argparse.Namespace) -> PlayerStore:
-    """The store named by ``--db`` (or the default), which must exist already."""
-    return PlayerStore.open(args.db or default_db_path(), create=False)
+from uno_attack.store.reports import CardCount, PlayerStats, Tally
 
 
 def when(moment: datetime) -> str:
@@ -45,7 +37,22 @@ def tally_text(tally: Tally) -> str:
     return f"{tally.won}/{tally.played} ({100 * tally.rate:.0f} %)"
 
 
-def options_text(rules: str, options: dict[str, Any]) -> str:
+def options_text(rules: str, options: Mapping[str, Any]) -> str:
     """``attack, match=lowest target=300``; ``attack, official rules`` without options."""
     shown = " ".join(f"{k}={v}" for k, v in sorted(options.items()) if k != "rules")
     return f"{rules}, {shown or 'official rules'}"
+
+
+def summary_lines(stats: PlayerStats) -> list[str]:
+    """A person's record in four short lines, for the game's stats screen."""
+    level = stats.level
+    head = f"{stats.name} · {level} · {stats.career_points} career points"
+    if level.to_next is not None:
+        head += f" · {level.to_next} to level {level.number + 1}"
+    return [
+        head,
+        f"  rounds won {tally_text(stats.rounds)} · matches won {tally_text(stats.matches)}"
+        f" · longest streak {stats.longest_streak}",
+        f"  favourite card: {card_text(stats.favourite_card, 'played')}",
+        f"  luckiest card: {card_text(stats.luckiest_card, 'fired to them')}",
+    ]
