@@ -7,13 +7,13 @@ the screen or for stderr. ``play`` and ``host`` record through this.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from uno_attack.store.db import PlayerStore
 from uno_attack.store.levels import Level
 from uno_attack.store.records import MatchRecord, RoundRecord, StoreError
-from uno_attack.store.reports import RoundSaved
+from uno_attack.store.reports import PlayerStats, RoundSaved
 
 
 class Recorder:
@@ -62,6 +62,19 @@ class Recorder:
             return self.store.levels(names)
         except StoreError as exc:
             self.problem = f"cannot read the players' levels: {exc}"
+            return {}
+
+    def player_stats(self, names: Sequence[str]) -> dict[str, PlayerStats | None]:
+        """Each person's record (``None``: nothing recorded yet); empty when the store
+        cannot say (see :attr:`problem`)."""
+        if self.store is None:
+            return {}
+        try:
+            known = self.store.levels(names)
+            return {name: self.store.player_stats(name) if name in known else None
+                    for name in names}
+        except StoreError as exc:
+            self.problem = f"cannot read the players' records: {exc}"
             return {}
 
     def close(self) -> None:

@@ -115,6 +115,8 @@ class Session:
         self.started_at = now()
         self.recorder = Recorder(config.db)
         self.saved: RoundSaved | None = None  # what recording the last round did
+        # each finished round's points by match player (None: out of the match by then)
+        self.points_by_round: list[list[int | None]] = []
         self.levels: dict[str, Level] = self.recorder.levels(config.humans)
 
     # -- who is who ---------------------------------------------------------------
@@ -169,6 +171,7 @@ class Session:
                       "history": [list(r.round_points) for r in m.history]},
             "presses_before": self.presses_before,
             "match_key": self.match_key, "started_at": self.started_at.isoformat(),
+            "points_by_round": [list(row) for row in self.points_by_round],
         }
 
     def start_round(self) -> Table:
@@ -204,6 +207,10 @@ class Session:
         assert self.table is not None
         players = list(self.match.active)
         self.match.end_round(result)
+        row: list[int | None] = [None] * len(self.names)
+        for seat, points in enumerate(result.round_points):
+            row[players[seat]] = points
+        self.points_by_round.append(row)
         match = match_record(self.match, self.kinds, key=self.match_key,
                              started_at=self.started_at)
         self.saved = self.recorder.round_finished(
@@ -265,6 +272,7 @@ class Session:
         self.kinds = kinds
         self.match_key = str(meta.get("match_key", self.match_key))
         self.started_at = _moment(meta.get("started_at"), self.started_at)
+        self.points_by_round = [list(row) for row in meta.get("points_by_round", [])]
         m = meta["match"]
         self.match = Match(names, options=record.options, seed=meta.get("seed"),
                            scores=list(m["scores"]), active=list(m["active"]),
