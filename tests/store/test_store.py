@@ -93,6 +93,7 @@ class TestRecording:
         store.record_round(a_round(a_match("ANN", "Ada:basic"), 1, winner=0, hands=[0, 6]))
         stats = store.player_stats("ann")
         assert (stats.name, stats.rounds.played, stats.career_points) == ("Ann", 2, 11)
+        assert stats.since == START  # playing since the start of the first match
         with pytest.raises(StoreError, match="two people with the same name"):
             a_match("Ann", "ann")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from uno_attack.store.levels import Level, level_for
-from uno_attack.store.records import MatchRecord, RoundRecord, StoreError, now
+from uno_attack.store.records import MatchRecord, RoundRecord, StoreError
 from uno_attack.store.reports import (
     CardCount,
     LeaderboardRow,
@@ -174,7 +174,8 @@ class PlayerStore:
         match_id = cur.lastrowid
         assert match_id is not None
         player_ids: list[int | None] = [
-            _profile(db, seat.name) if seat.is_human else None for seat in match.seats]
+            _profile(db, seat.name, since=match.started_at) if seat.is_human else None
+            for seat in match.seats]
         db.executemany(
             "INSERT INTO match_seats (match_id, seat, name, kind, player_id) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -295,9 +296,10 @@ def _stamp(moment: datetime) -> str:
     return moment.isoformat()
 
 
-def _profile(db: sqlite3.Connection, name: str) -> int:
+def _profile(db: sqlite3.Connection, name: str, *, since: datetime) -> int:
+    """The profile of ``name``, made if new: a person plays since their first match."""
     db.execute("INSERT INTO players (name, created_at) VALUES (?, ?) "
-               "ON CONFLICT (name) DO NOTHING", (name, _stamp(now())))
+               "ON CONFLICT (name) DO NOTHING", (name, _stamp(since)))
     pid = _profile_id(db, name)
     assert pid is not None
     return pid
