@@ -15,6 +15,7 @@ from uno_attack.replay import replay
 from uno_attack.store import (
     MatchRecord,
     PlayerStore,
+    Recorder,
     RoundRecord,
     RoundSeat,
     StoreError,
@@ -95,7 +96,7 @@ class TestRecording:
         assert (stats.name, stats.rounds.played, stats.career_points) == ("Ann", 2, 11)
         assert stats.since == START  # playing since the start of the first match
         with pytest.raises(StoreError, match="two people with the same name"):
-            a_match("Ann", "ann")
+            store.record_round(a_round(a_match("Ann", "ann"), 1, winner=0, hands=[0, 1]))
 
     def test_a_match_key_cannot_change_its_players(self, store: PlayerStore) -> None:
         store.record_round(a_round(a_match("Ann", "Bob", key="k"), 1, winner=0, hands=[0, 5]))
@@ -106,6 +107,26 @@ class TestRecording:
     def test_a_match_not_over_cannot_be_recorded_as_ended(self, store: PlayerStore) -> None:
         with pytest.raises(StoreError, match="not over"):
             store.record_match(a_match("Ann", "Bob"))
+
+    def test_a_record_that_does_not_add_up_is_refused_and_nothing_written(
+            self, store: PlayerStore) -> None:
+        match = a_match("Ann", "Bob")
+        with pytest.raises(StoreError, match=r"winners \[2\] are not seats of the round's 2"):
+            store.record_round(a_round(match, 1, winner=2, hands=[1, 1]))
+        with pytest.raises(StoreError, match="a seat names a player the match does not have"):
+            store.record_round(a_round(match, 1, winner=0, hands=[0, 1], players=[0, 5]))
+        with pytest.raises(StoreError, match="1 final scores for 2 players"):
+            store.record_match(replace(match, finished_at=now(), winners=(0,), scores=(3,)))
+        assert store.matches() == []
+
+    def test_a_recorder_never_raises(self, tmp_path: Path) -> None:
+        recorder = Recorder(tmp_path / "players.db")
+        bad = a_round(a_match("Ann", "ann"), 1, winner=0, hands=[0, 1])
+        assert recorder.round_finished(bad) is None
+        assert recorder.problem is not None
+        assert recorder.problem.startswith("round 1 was not recorded: match ")
+        assert not recorder.match_finished(replace(bad.match, finished_at=now(), scores=(0, 0)))
+        recorder.close()
 
     def test_an_unknown_round(self, store: PlayerStore) -> None:
         with pytest.raises(StoreError, match="no round with id 7"):

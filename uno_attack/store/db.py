@@ -102,6 +102,7 @@ class PlayerStore:
 
         A round already recorded (same match key and number) is left as it was.
         """
+        record.check()
         transcript = json.dumps(record.transcript, separators=(",", ":"))
         with self._writing() as db:
             match_id, player_ids = self._match_row(db, record.match)
@@ -141,6 +142,7 @@ class PlayerStore:
 
     def record_match(self, match: MatchRecord) -> int:
         """Keep a match's end (its winners and final scores); returns the match's id."""
+        match.check()
         if match.finished_at is None:
             raise StoreError(f"match {match.key}: not over (no finished_at)")
         won = set(match.winners)

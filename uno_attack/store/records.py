@@ -59,7 +59,8 @@ class MatchRecord:
     winners: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Raise :class:`StoreError` if the store cannot keep this match as it is."""
         humans = [s.name.casefold() for s in self.seats if s.is_human]
         if len(set(humans)) != len(humans):
             raise StoreError(f"match {self.key}: two people with the same name "
@@ -106,7 +107,9 @@ class RoundRecord:
     transcript: Mapping[str, Any]
     finished_at: datetime = field(default_factory=now)
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Raise :class:`StoreError` if the store cannot keep this round as it is."""
+        self.match.check()
         where = f"match {self.match.key} round {self.number}"
         if not self.winners or any(not 0 <= w < len(self.seats) for w in self.winners):
             raise StoreError(f"{where}: winners {list(self.winners)} are not seats of the "
