@@ -46,7 +46,7 @@ def sample_rounds() -> list[tuple[RoundRecord, Transcript]]:
         seats = list(match.active)
         match.end_round(result)
         record = match_record(match, kinds, key=f"sample-{seed}", started_at=now())
-        out.append((round_record(table, record, number=1, players=seats), transcript))
+        out.append((round_record(table, result, record, number=1, players=seats), transcript))
     return out
 
 

@@ -1,9 +1,10 @@
 """The table loop: one round, one launcher, one player or bot per seat.
 
 The table asks whose move it is, gets it from that seat's player, applies it to the
-engine and, when the engine needs a press outcome, asks the launcher. It records every
-action in a transcript (the saved game) and, given a journal path, rewrites that file
-atomically after every action, so a crash loses nothing.
+engine and, when the engine needs a press outcome, asks the launcher. What an action did
+is the engine's answer (:class:`~uno_attack.engine.Applied`): the table records it in a
+transcript (the saved game) and, given a journal path, rewrites that file atomically
+after every action, so a crash loses nothing.
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
 :meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`.
@@ -19,9 +20,11 @@ from pathlib import Path
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
-from uno_attack.engine import Round
+from uno_attack.engine import Applied, Round
 from uno_attack.errors import IllegalActionError, LauncherError
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
+from uno_attack.penalties import Owed, Unit, Why
+from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
 
@@ -39,24 +42,40 @@ class UnknownPressOutcome(LauncherError):
 class TableEvent:
     """One action as it happened: for the log, the screen and the statistics."""
 
-    action: Action
+    applied: Applied
+    rules: RuleSet
     press: PressResult | None = None
-    fired: tuple[Card, ...] = ()
-    reloaded: int = 0
     names: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def action(self) -> Action:
+        return self.applied.action
+
+    @property
+    def fired(self) -> tuple[Card, ...]:
+        """The cards the acting seat took (fired by a press, or drawn)."""
+        return self.applied.gained
+
+    @property
+    def reloaded(self) -> int:
+        """How many cards were loaded into the launcher (or pile) by this action."""
+        return sum(map(len, self.applied.reloads))
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
 
     def describe(self) -> str:
         """One line for a game log: who did what, what fired, who was caught."""
         a = self.action
-        who = self.names[a.seat] if a.seat < len(self.names) else f"seat {a.seat}"
+        who = self._name(a.seat)
         if a.verb is Verb.PLAY:
-            assert a.card is not None
-            text = f"{who} played {a.card.name}"
+            text = f"{who} played {_and(self.rules.card_name(c) for c in a.cards)}"
             if a.color is not None:
                 text += f", naming {a.color}"
             if a.target is not None:
-                other = self.names[a.target] if a.target < len(self.names) else a.target
-                text += f", trading hands with {other}"
+                text += f", trading hands with {self._name(a.target)}"
             return text + (" and called UNO!" if a.uno else "")
         if a.verb is Verb.PRESS:
             text = f"{who} pressed the launcher"
@@ -68,15 +87,29 @@ class TableEvent:
                 text += f" [{self.press.status}]"
             return text
         if a.verb is Verb.CATCH:
-            other = self.names[a.target] if a.target is not None and a.target < len(
-                self.names) else a.target
-            presses = "press" if other == "You" else "presses"
-            return f"{who} caught {other} without UNO: {other} {presses} twice"
+            other = self._name(a.target)
+            owed = next(o for o in self.applied.owed if o.cause.why is Why.CATCH)
+            return f"{who} caught {other} without UNO: {other} {_penalty(other, owed)}"
         if a.verb is Verb.UNO:
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
             return f"{who} named {a.color} for the starter"
         return f"{who} passed"
+
+
+def _penalty(name: str, owed: Owed) -> str:
+    """``presses twice``, ``press 3 times`` (for "You"), ``draws 2 cards``."""
+    n = owed.count
+    verb = str(owed.unit) if name == "You" else (
+        "presses" if owed.unit is Unit.PRESS else "draws")
+    if owed.unit is Unit.DRAW:
+        return f"{verb} {n} card{'s' if n != 1 else ''}"
+    return f"{verb} {'twice' if n == 2 else 'once' if n == 1 else f'{n} times'}"
+
+
+def _and(words: Sequence[str] | object) -> str:
+    items = list(words)  # type: ignore[call-overload]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def reaction_order(game: Round) -> list[int]:
@@ -100,6 +133,8 @@ class Table:
     journal: Path | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
+    takes: int = 0        # presses (or draws) made
+    cards_taken: int = 0  # cards they brought in
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
@@ -117,12 +152,13 @@ class Table:
 
     @property
     def result(self) -> RoundResult | None:
-        return self.game.result
+        """The round's score by the record's match, once it is over."""
+        return self.record.score(self.game)
 
     def available(self) -> int:
         """Cards the next press can fire: the launcher, or what a reload would load."""
         game = self.game
-        return len(game.launcher) if game.launcher else len(game.discard) - 1
+        return len(game.stock) if game.stock else len(game.discard) - 1
 
     # -- acting --------------------------------------------------------------------
     def press_launcher(self) -> PressResult:
@@ -145,30 +181,24 @@ class Table:
         reason = None if checked else game.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
-        reloaded: list[Card] = []
         if action.verb is Verb.PRESS:
             if fired is None:
                 press = press or self.press_launcher()
                 fired = press.fired
-            before = len(game.hands[action.seat])
-
-            def shuffle(cards: list[Card]) -> None:
-                self.reload_rng.shuffle(cards)
-                reloaded.extend(cards)
-
             if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
-            game.push(action, fired=fired, shuffle=shuffle)  # checked above
-            got = tuple(game.hands[action.seat][before:])
+            applied = Applied._make(game.push(action, fired=fired,
+                                              shuffle=self.reload_rng.shuffle))
             self.record.fires.append(fired)
-            if reloaded:
-                self.record.reloads = [*(self.record.reloads or []), list(reloaded)]
+            self.takes += 1
         else:
-            game.push(action)  # checked above
-            got = ()
+            applied = Applied._make(game.push(action))  # checked above
+        self.cards_taken += len(applied.gained)
+        if applied.reloads:
+            self.record.reloads = [*(self.record.reloads or []), *map(list, applied.reloads)]
         self.record.steps.append(ActionStep(action))
-        event = TableEvent(action, press, got, len(reloaded), self.names)
+        event = TableEvent(applied, game.rules, press, self.names)
         self.events.append(event)
         if self.journal is not None:
             self.record.save(self.journal)
@@ -210,5 +240,6 @@ class Table:
             assert event is not None
             if self.game.uno_seat is not None:
                 self.bot_reactions(exclude=event.action.seat)
-        assert self.game.result is not None
-        return self.game.result
+        result = self.result
+        assert result is not None
+        return result

@@ -63,7 +63,7 @@ def bot_match(names: Sequence[str], kinds: Sequence[str], *, seed: int, key: str
         seats = list(match.active)
         match.end_round(result)
         record = match_record(match, kinds, key=key, started_at=START)
-        yield match, round_record(table, record, number=match.round_no, players=seats)
+        yield match, round_record(table, result, record, number=match.round_no, players=seats)
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ from tests.store.helpers import cli
 from tests.tui.helpers import run, settle
 from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.cli.play import build_app
-from uno_attack.tui.session import Session
+from uno_attack.session import Session
 
 
 def test_two_matches_of_play_show_in_stats_and_history_and_replay(tmp_path: Path) -> None:

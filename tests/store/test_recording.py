@@ -17,9 +17,9 @@ from tests.tui.test_resume import PtyGame
 from uno_attack.actions import Verb
 from uno_attack.bots import BasicBot
 from uno_attack.options import Options
+from uno_attack.session import GameConfig, Session
 from uno_attack.store import PlayerStore, schema
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
-from uno_attack.tui.session import GameConfig, Session
 
 QUICK = Options(target=120)
 

@@ -21,7 +21,7 @@ from uno_attack.store import (
     StoreError,
     career_credit,
 )
-from uno_attack.store.from_table import RULES, match_record
+from uno_attack.store.from_table import match_record
 from uno_attack.store.records import now
 from uno_attack.transcript import ActionStep, from_dict
 
@@ -225,7 +225,7 @@ class TestPlayerStats:
         assert stats.favourite_card is not None
         assert stats.favourite_card.times == max(plays.values())
         assert plays[stats.favourite_card.card] == stats.favourite_card.times
-        assert stats.by_rules.keys() == {RULES}
+        assert stats.by_rules.keys() == {"attack"}
         (summary,) = store.matches("Ann")
         assert [s.score for s in summary.seats] == last.scores
         for round_summary in summary.rounds:

@@ -9,12 +9,12 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from uno_attack.cards import parse_cards
 from uno_attack.launcher import Launcher
 from uno_attack.options import Options
+from uno_attack.rules import ATTACK
+from uno_attack.session import GameConfig, Session
 from uno_attack.transcript import Transcript
 from uno_attack.tui.app import UnoAttackApp
-from uno_attack.tui.session import GameConfig, Session
 
 
 def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
@@ -24,8 +24,8 @@ def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
     return Transcript(
         name="test deal", players=players,
         dealer=players - 1 if dealer is None else dealer,  # seat 0 acts first
-        hands=[parse_cards(h.split()) for h in hands], starter=parse_cards([starter]),
-        launcher=parse_cards(launcher.split()))
+        hands=[ATTACK.parse_cards(h.split()) for h in hands],
+        starter=ATTACK.parse_cards([starter]), launcher=ATTACK.parse_cards(launcher.split()))
 
 
 def make_app(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: int = 4,

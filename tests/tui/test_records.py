@@ -123,7 +123,7 @@ def test_s_says_when_the_game_is_not_recorded(tmp_path: Path) -> None:
 
 
 def test_a_resumed_match_keeps_its_rounds_on_the_scoreboard(tmp_path: Path) -> None:
-    from uno_attack.tui.session import GameConfig, Session
+    from uno_attack.session import GameConfig, Session
 
     app = make_app(tmp_path, options=Options(target=500),
                    the_deal=deal(["R5", "G1 G2", "Y1 Y2", "B1 B2"], "R3"))

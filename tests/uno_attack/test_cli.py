@@ -62,7 +62,8 @@ class TestReplay:
 
     @pytest.mark.parametrize(("change", "fragment"), [
         (lambda d: d.pop("hands"), "key 'hands' is missing"),
-        (lambda d: d["hands"][1].append("R0"), "key 'hands[1][3]': unknown card code (got 'R0')"),
+        (lambda d: d["hands"][1].append("R0"),
+         "key 'hands[1][3]': unknown card code of UNO Attack (got 'R0')"),
         (lambda d: d.update(options={"jump_in": True}), "unknown option 'jump_in'"),
         (lambda d: d.update(players=11), "key 'players'"),
         (lambda d: d["steps"].append("2 fly"), "key 'steps[6]'"),

@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     """The game config and whether to resume, from command-line words."""
-    from uno_attack.tui.session import GameConfig, default_save_path
+    from uno_attack.session import GameConfig, default_save_path
 
     args = build_parser().parse_args(argv)
     humans = [n.strip() for n in args.humans.split(",") if n.strip()]
@@ -104,8 +104,8 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
 
 def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def]
     """The app for these command-line words (tests build it the same way)."""
+    from uno_attack.session import Session
     from uno_attack.tui.app import UnoAttackApp
-    from uno_attack.tui.session import Session
 
     config, resume = config_from_args(argv)
     if resume:

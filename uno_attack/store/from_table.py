@@ -14,13 +14,10 @@ from datetime import datetime
 from typing import Any
 
 from uno_attack.actions import Verb
-from uno_attack.cards import hand_points
 from uno_attack.match import Match
+from uno_attack.scoring import RoundResult
 from uno_attack.store.records import MatchRecord, RoundRecord, RoundSeat, Seat, now
 from uno_attack.table import Table, TableEvent
-
-#: The engine plays the rule set of RULES.md (VARIANTS.md: ``rules`` defaults to attack).
-RULES = "attack"
 
 
 def match_record(match: Match, kinds: Sequence[str], *, key: str, started_at: datetime,
@@ -30,8 +27,8 @@ def match_record(match: Match, kinds: Sequence[str], *, key: str, started_at: da
     ``kinds`` gives each player's kind: ``"human"`` or the bot's kind.
     """
     seats = tuple(Seat(name, kind) for name, kind in zip(match.names, kinds, strict=True))
-    record = MatchRecord(key=key, seats=seats, rules=RULES, options=match.options.to_dict(),
-                         started_at=started_at, source=source)
+    record = MatchRecord(key=key, seats=seats, rules=match.options.rules,
+                         options=match.options.to_dict(), started_at=started_at, source=source)
     if not match.over:
         return record
     winner = match.winner
@@ -40,22 +37,19 @@ def match_record(match: Match, kinds: Sequence[str], *, key: str, started_at: da
                    winners=winner if isinstance(winner, tuple) else (winner,))
 
 
-def round_record(table: Table, match: MatchRecord, *, number: int,
+def round_record(table: Table, result: RoundResult, match: MatchRecord, *, number: int,
                  players: Sequence[int]) -> RoundRecord:
-    """The finished round of ``table``, round ``number`` of ``match``.
+    """The finished round of ``table``, scored ``result``: round ``number`` of ``match``.
 
     ``players`` gives the match player in each seat of the round. The transcript is the
     table's, with a last step that expects the round's outcome, so a replay of it checks
     that the recorded round ends as it did.
     """
     game = table.game
-    result = game.result
-    if result is None:
-        raise ValueError("the round is not over")
     played, gained = tally_cards(table.events, game.players)
     seats = tuple(
         RoundSeat(player=players[seat], round_points=result.round_points[seat],
-                  score=result.scores[seat], hand_points=hand_points(game.hands[seat]),
+                  score=result.scores[seat], hand_points=game.rules.hand_points(game.hands[seat]),
                   played=dict(played[seat]), gained=dict(gained[seat]))
         for seat in range(game.players))
     transcript = table.record.to_dict()
@@ -72,12 +66,13 @@ def round_record(table: Table, match: MatchRecord, *, number: int,
 
 def tally_cards(events: Sequence[TableEvent], seats: int
                 ) -> tuple[list[Counter[str]], list[Counter[str]]]:
-    """Per seat, the card codes it played and the codes the launcher fired into its hand."""
+    """Per seat, the card codes it played (every card of a play it chose; not the cards a
+    Discard All lays down with it) and the codes it took from the launcher (or drew)."""
     played: list[Counter[str]] = [Counter() for _ in range(seats)]
     gained: list[Counter[str]] = [Counter() for _ in range(seats)]
     for event in events:
         action = event.action
-        if action.verb is Verb.PLAY and action.card is not None:
-            played[action.seat][action.card.code] += 1
-        gained[action.seat].update(card.code for card in event.fired)
+        if action.verb is Verb.PLAY:
+            played[action.seat].update(card.code for card in action.cards)
+        gained[action.seat].update(card.code for card in event.applied.gained)
     return played, gained

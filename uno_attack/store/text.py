@@ -11,6 +11,7 @@ from typing import Any
 
 from uno_attack.cards import Card
 from uno_attack.errors import InvalidCardError
+from uno_attack.rules import RULE_SETS
 from uno_attack.store.reports import CardCount, PlayerStats, Tally
 
 
@@ -23,11 +24,17 @@ def card_text(count: CardCount | None, verb: str) -> str:
     """``blue Hit 2 (BH), played 12 times``; ``—`` when there is none."""
     if count is None:
         return "—"
-    try:
-        name = f"{Card.parse(count.card).name} ({count.card})"
-    except InvalidCardError:  # a card of a rule set this version does not know
-        name = count.card
+    name = f"{card_name(count.card)} ({count.card})"
     return f"{name}, {verb} {count.times} time{'s' if count.times != 1 else ''}"
+
+
+def card_name(code: str) -> str:
+    """``blue Hit 2`` for ``BH``: a code means the same card in every rule set that has it."""
+    try:
+        card = Card.parse(code)
+    except InvalidCardError:  # a card of a rule set this version does not know
+        return code
+    return next((rules.card_name(card) for rules in RULE_SETS.values() if card in rules), code)
 
 
 def tally_text(tally: Tally) -> str:

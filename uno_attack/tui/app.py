@@ -18,9 +18,11 @@ from textual.app import App
 from textual.timer import Timer
 
 from uno_attack.actions import Action, Verb
-from uno_attack.cards import TRADE_HANDS, Card, Color
-from uno_attack.engine import FIRE, Phase
+from uno_attack.cards import Card, Color
+from uno_attack.engine import Phase
 from uno_attack.errors import UnoAttackError
+from uno_attack.penalties import FIRE
+from uno_attack.session import GameConfig, Session
 from uno_attack.table import TableEvent
 from uno_attack.tui.presses import PressFlow
 from uno_attack.tui.screens.dialogs import (
@@ -32,7 +34,6 @@ from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
 from uno_attack.tui.screens.stats import StatsScreen
 from uno_attack.tui.screens.table import TableScreen
-from uno_attack.tui.session import GameConfig, Session
 
 
 class UnoAttackApp(PressFlow, App[None]):
@@ -92,7 +93,7 @@ class UnoAttackApp(PressFlow, App[None]):
             self.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
         else:
             self.write_log(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
-                             f"{game.top.name} starts.")
+                             f"{game.rules.card_name(game.top)} starts.")
         if s.table is not None:
             for event in s.table.events[-8:] if self.resumed else ():
                 self.write_log(event.describe())
@@ -240,28 +241,23 @@ class UnoAttackApp(PressFlow, App[None]):
         if seat is None or index >= len(game.hands[seat]):
             return
         card = game.hands[seat][index]
-        probe = self._play_action(seat, card, Color.RED, (seat + 1) % game.players)
+        kind = game.kind(card)
+        probe = Action.play(seat, card, Color.RED if kind.wild else None,
+                            (seat + 1) % game.players if kind.names_seat else None)
         reason = game.illegal_reason(probe)
         if reason is not None:
             self.say(reason)
             return
-        if card.is_wild:
-            self.push_screen(ColorPicker(card.name), partial(self._play_wild, seat, card))
-        elif card.symbol == TRADE_HANDS:
+        name = game.rules.card_name(card)
+        if kind.wild:
+            self.push_screen(ColorPicker(name), partial(self._play_wild, seat, card))
+        elif kind.names_seat:
             others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} cards)")
                       for s in range(game.players) if s != seat]
-            self.push_screen(SeatPicker(f"Trade hands with whom? ({card.name})", others),
+            self.push_screen(SeatPicker(f"Trade hands with whom? ({name})", others),
                              partial(self._play_trade, seat, card))
         else:
             self._play(Action.play(seat, card))
-
-    @staticmethod
-    def _play_action(seat: int, card: Card, color: Color, target: int) -> Action:
-        if card.is_wild:
-            return Action.play(seat, card, color)
-        if card.symbol == TRADE_HANDS:
-            return Action.play(seat, card, target=target)
-        return Action.play(seat, card)
 
     def _play_wild(self, seat: int, card: Card, color: Color | None) -> None:
         if color is not None:
@@ -328,7 +324,7 @@ class UnoAttackApp(PressFlow, App[None]):
             return
         s = self.session
         game = s.game
-        if game.result is None or self._scored is s.table:
+        if not game.over or self._scored is s.table:
             return
         self._scored = s.table  # each round is carried into the match once
         # who sat where, read before the round is carried into the match (which may put
@@ -440,7 +436,7 @@ class UnoAttackApp(PressFlow, App[None]):
         assert seat is not None
         name = s.seat_name(seat)
         if seat != self.viewer:
-            owed = game.owed[0][1] if game.owed else None
+            owed = game.owed[0].count if game.owed else None
             if owed is not None:
                 what = "until a card fires" if owed == FIRE else f"{owed}×"
                 return f"{name} must press the launcher {what}."
@@ -449,11 +445,11 @@ class UnoAttackApp(PressFlow, App[None]):
         if game.phase is Phase.CHOOSE:
             return f"{you} name the colour of the wild starter."
         if game.owed:
-            owed = game.owed[0][1]
+            owed = game.owed[0].count
             what = ("until a card fires" if owed == FIRE
                     else f"{owed} time{'s' if owed != 1 else ''}")
             return f"{you} must press the launcher {what}: Space."
-        if game.phase is Phase.AFTER_PRESS:
+        if game.phase is Phase.AFTER:
             return "Play a card that just fired (✓), or pass: p."
         turn = f"{name}, your turn" if len(s.human_seats) > 1 else "Your turn"
         return f"{turn}: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."

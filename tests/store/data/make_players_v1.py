@@ -63,7 +63,8 @@ def play(db: sqlite3.Connection, match_id: int, key: str, seats: list[tuple[str,
         result = table.play_round()
         seat_players = list(match.active)
         match.end_round(result)
-        done = round_record(table, record, number=match.round_no, players=seat_players)
+        done = round_record(table, result, record, number=match.round_no,
+                            players=seat_players)
         cur = db.execute(
             "INSERT INTO rounds (match_id, number, finished_at, transcript) VALUES "
             "(?, ?, ?, ?)", (match_id, match.round_no,

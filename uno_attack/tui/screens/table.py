@@ -16,7 +16,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, RichLog, Static
 
 from uno_attack.actions import Action, Verb
-from uno_attack.engine import FIRE, Phase
+from uno_attack.engine import Phase
+from uno_attack.penalties import FIRE
 from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
@@ -81,7 +82,7 @@ class TableScreen(Screen[None]):
         game = session.game
         viewer = app.viewer
         to_act = game.to_act
-        owed = {int(seat): count for seat, count in reversed(game.owed)}
+        owed = {o.seat: o.count for o in reversed(game.owed)}
         infos = []
         for seat in range(game.players):
             if seat == viewer:
@@ -97,13 +98,15 @@ class TableScreen(Screen[None]):
                 level=level.number if level else None))
         self.query_one(SeatsBar).show(infos)
         top = self.query_one(TopCardView)
+        top.rules = game.rules
         top.card, top.color, top.direction = game.top, game.color, game.direction
         launcher = self.query_one(LauncherView)
-        launcher.inside = len(game.launcher)
+        launcher.inside = len(game.stock)
         launcher.tension = session.launcher.tension
         launcher.busy = app.busy
         launcher.ready = viewer is not None and viewer == to_act
         hand = self.query_one(HandView)
+        hand.rules = game.rules
         cards = tuple(game.hands[viewer]) if viewer is not None else ()
         playable = set()
         if viewer is not None and viewer == to_act and not game.owed:
@@ -132,7 +135,7 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show "Pass" only when passing is a choice (the play_after_press option)."""
         if action == "pass_turn":
-            return self.app.session.game.phase is Phase.AFTER_PRESS
+            return self.app.session.game.phase is Phase.AFTER
         return True
 
     def on_screen_resume(self) -> None:
@@ -187,7 +190,3 @@ class TableScreen(Screen[None]):
 
     def action_quit_game(self) -> None:
         self.app.ask_quit()
-
-    @property
-    def phase(self) -> Phase:
-        return self.app.session.game.phase

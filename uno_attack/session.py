@@ -1,10 +1,10 @@
-"""The game session behind the screens: match, table, players, launcher and journal.
+"""The game session behind a front end: match, table, players, launcher and journal.
 
-Everything the game *does* lives here, with no Textual in sight, so the screens only read
-state and forward choices. The session deals rounds, records who is human, writes the
-journal after every action (through :class:`~uno_attack.table.Table`), rebuilds an
-interrupted game from that journal exactly (``--resume``), and records every finished round
-and match in the player store.
+Everything a game *does* lives here, with no Textual in sight, so the terminal game's
+screens (and any other front end) only read state and forward choices. The session deals
+rounds, records who is human, writes the journal after every action (through
+:class:`~uno_attack.table.Table`), rebuilds an interrupted game from that journal exactly
+(``--resume``), and records every finished round and match in the player store.
 """
 
 from __future__ import annotations
@@ -167,8 +167,7 @@ class Session:
             "seed": self.config.seed, "launcher": self.config.launcher,
             "policy": self.config.policy, "round": m.round_no,
             "match": {"scores": list(m.scores), "active": list(m.active), "dealer": m.dealer,
-                      "round_no": m.round_no,
-                      "history": [list(r.round_points) for r in m.history]},
+                      "round_no": m.round_no},
             "presses_before": self.presses_before,
             "match_key": self.match_key, "started_at": self.started_at.isoformat(),
             "points_by_round": [list(row) for row in self.points_by_round],
@@ -202,9 +201,8 @@ class Session:
     def finish_round(self) -> RoundResult:
         """Carry the finished round into the match (scores, next dealer, eliminations) and
         record it, and the match once it is over, in the player store."""
-        result = self.game.result
-        assert result is not None
         assert self.table is not None
+        result = self.match.score(self.game)
         players = list(self.match.active)
         self.match.end_round(result)
         row: list[int | None] = [None] * len(self.names)
@@ -214,7 +212,8 @@ class Session:
         match = match_record(self.match, self.kinds, key=self.match_key,
                              started_at=self.started_at)
         self.saved = self.recorder.round_finished(
-            round_record(self.table, match, number=self.match.round_no, players=players))
+            round_record(self.table, result, match, number=self.match.round_no,
+                         players=players))
         if self.match.over:
             self.recorder.match_finished(match)
         self.levels = self.recorder.levels(self.config.humans)

@@ -10,7 +10,7 @@ from tests.tui.helpers import deal
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import BasicBot
 from uno_attack.launcher import EjectStatus, PressResult
-from uno_attack.tui.session import (
+from uno_attack.session import (
     GameConfig,
     ResumeError,
     Session,
