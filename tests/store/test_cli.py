@@ -16,6 +16,8 @@ from uno_attack.options import Options
 from uno_attack.store import PlayerStore
 from uno_attack.store.from_table import match_record
 
+V1_FILE = Path(__file__).parent / "data" / "players-v1.db"
+
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -120,12 +122,25 @@ class TestStats:
             conn.execute("PRAGMA user_version = 99")
         one_error_line(cli("stats", "--db", str(path)), "newer uno-attack")
 
-    def test_a_read_only_file_still_reads(self, db: Path, tmp_path: Path) -> None:
+    def test_a_read_only_file_of_an_old_version_says_why_it_cannot_be_read(
+            self, tmp_path: Path) -> None:
+        path = tmp_path / "players.db"
+        path.write_bytes(V1_FILE.read_bytes())
+        with read_only(path):
+            one_error_line(cli("stats", "--db", str(path)), "read-only, and of schema "
+                           "version 1", "upgraded to version 2, which needs write access")
+        assert path.read_bytes() == V1_FILE.read_bytes()
+
+    @pytest.mark.parametrize("journal", ["wal", "delete"])
+    def test_a_read_only_file_still_reads(self, db: Path, tmp_path: Path, journal: str) -> None:
         path = tmp_path / "players.db"
         path.write_bytes(db.read_bytes())
+        with sqlite3.connect(path) as conn:
+            assert conn.execute(f"PRAGMA journal_mode = {journal}").fetchone()[0] == journal
         with read_only(path):
             result = cli("stats", "Ann", "--db", str(path))
         assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith("Ann: level ")
 
 
 class TestHistory:

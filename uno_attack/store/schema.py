@@ -113,11 +113,8 @@ def connect(path: Path, *, create: bool = True, upgrade_to: int | None = None
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         _check_ours(conn, path)
-        # WAL lets readers and a writer work at once; NORMAL sync is WAL's own advice: a
-        # commit survives a crash of the program, and the file is never corrupted.
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        _upgrade(conn, len(MIGRATIONS) if upgrade_to is None else upgrade_to)
+        _use_wal(conn)
+        _upgrade(conn, path, len(MIGRATIONS) if upgrade_to is None else upgrade_to)
     except sqlite3.Error as exc:
         conn.close()
         raise explain(exc, path) from None
@@ -125,6 +122,18 @@ def connect(path: Path, *, create: bool = True, upgrade_to: int | None = None
         conn.close()
         raise
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """WAL lets readers and a writer work at once; NORMAL sync is WAL's own advice: a
+    commit survives a crash of the program, and the file is never corrupted. A read-only
+    file keeps the mode it has: it can still be read."""
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.OperationalError as exc:
+        if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+            raise
+    conn.execute("PRAGMA synchronous = NORMAL")
 
 
 def version_of(conn: sqlite3.Connection) -> int:
@@ -146,7 +155,7 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
                          "use it")
 
 
-def _upgrade(conn: sqlite3.Connection, target: int) -> None:
+def _upgrade(conn: sqlite3.Connection, path: Path, target: int) -> None:
     """Run the missing migration steps, one transaction each.
 
     Each step re-reads the version inside its write transaction, so two programs opening
@@ -165,8 +174,17 @@ def _upgrade(conn: sqlite3.Connection, target: int) -> None:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {version + 1}")
             conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                raise StoreError(f"{path}: read-only, and of schema version {version}: this "
+                                 f"uno-attack reads it once upgraded to version {target}, "
+                                 "which needs write access") from None
+            raise
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
 
 
