@@ -892,8 +892,11 @@ class Round:
             del self.owed[0]
             victim = self.next_seat(seat)
             total = head.count + kind.penalty  # type: ignore[operator]
-            self.owed.insert(0, Owed(victim, total, head.unit, Cause(Why.CARD, card, seat),
-                                     True))
+            before = head.cause  # a Draw card's (only those are answerable): card and by
+            assert before.card is not None
+            assert before.by is not None
+            cause = Cause(Why.CARD, card, seat, stack=(*before.stack, (before.card, before.by)))
+            self.owed.insert(0, Owed(victim, total, head.unit, cause, True))
             self.turn = self.next_seat(victim)
         else:
             assert kind.deflect is not None

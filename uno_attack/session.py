@@ -58,6 +58,7 @@ class GameConfig:
     options: Options = field(default_factory=Options)
     save: Path | None = None
     db: Path | None = None  # the player store that records the match (None: not recorded)
+    source: str = "play"    # the command the store records the match as played with
     bot_delay: float = 0.8
     catch_delay: float = 1.5
     animate: bool = True
@@ -210,7 +211,7 @@ class Session:
             row[players[seat]] = points
         self.points_by_round.append(row)
         match = match_record(self.match, self.kinds, key=self.match_key,
-                             started_at=self.started_at)
+                             started_at=self.started_at, source=self.config.source)
         self.saved = self.recorder.round_finished(
             round_record(self.table, result, match, number=self.match.round_no,
                          players=players))
@@ -266,7 +267,7 @@ class Session:
                          policy=meta.get("policy", config.policy), seed=meta.get("seed"),
                          options=record.options, save=path, db=config.db,
                          bot_delay=config.bot_delay, catch_delay=config.catch_delay,
-                         animate=config.animate)
+                         animate=config.animate, source=config.source)
         self = cls(cfg, launcher=launcher)
         self.kinds = kinds
         self.match_key = str(meta.get("match_key", self.match_key))
