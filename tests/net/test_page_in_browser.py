@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
-from textual.widgets import Static
 
 from tests.net.helpers import deal, host_config, running_host, url_of
 from uno_attack.net.host import Host
 from uno_attack.net.join_app import JoinApp
+from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -120,11 +120,19 @@ async def test_two_people_play_a_whole_round_against_a_bot_by_tapping(tmp_path: 
         terminal = JoinApp(url_of(host, None))  # `uno-attack join` watches the same game
         async with terminal.run_test(size=(100, 40)) as pilot:
             await play_by_tapping(host, ann, bob, taps, screenshot)
-            await pilot.pause(0.2)
+            winner = ['Ann', 'Bob', 'Ada'][host.flow.game.winner]  # type: ignore[index]
+            for _ in range(100):  # the terminal shows the same game's scores
+                if isinstance(terminal.screen, ScoreboardScreen):
+                    break
+                await pilot.pause(0.02)
             assert terminal.view is not None
             assert terminal.view["round_points"] is not None
-            table = str(terminal.query_one("#table", Static).render())
-            assert f"{['Ann', 'Bob', 'Ada'][host.flow.game.winner]} went out!" in table  # type: ignore[index]
+            board = terminal.screen
+            assert isinstance(board, ScoreboardScreen)
+            assert board.board.title == f"{winner} wins round 1!"
+            assert terminal.table_screen is not None
+            assert any(line.startswith(f"{winner} went out and wins round 1")
+                       for line in terminal.table_screen.log_lines)
         for page in (ann, bob):
             await page.wait_for_selector("#scores[open]")
             rows = await page.locator("#scores-body tr").count()

@@ -18,7 +18,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import run, settle
+from tests.tui.helpers import run, screen, settle, table
 from uno_attack.cli.play import build_app
 from uno_attack.replay import replay
 from uno_attack.transcript import ActionStep, load
@@ -101,13 +101,14 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
     assert "1 passed, 0 failed" in check.stdout
 
     app = build_app(["--resume", "--save", str(save), "--bot-delay", "0", "--no-animation"])
-    assert app.session.game.snapshot() == expected.round.snapshot()
-    assert app.session.match.round_no == saved.meta["round"]
+    assert table(app).session.game.snapshot() == expected.round.snapshot()
+    assert table(app).session.match.round_no == saved.meta["round"]
     steps_before = len(saved.steps)
 
     async def body(pilot: Pilot[Any]) -> None:
-        assert app.resumed
-        assert "Resumed round 1" in app.log_lines[0]
+        log = screen(app).log_lines
+        assert f"Round 1 resumed after {steps_before} actions" in log
+        assert log[:-1] == [event.describe() for event in table(app).session.table.events[-9:]]
         await pilot.press("space")
         await settle(pilot)
         assert len(load(save).steps) > steps_before  # the journal goes on from there
@@ -117,14 +118,15 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
 
 def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    first = PtyGame(["--seed", "9", "--bot-delay", "0", "--save", str(save)], _env(tmp_path))
+    first = PtyGame(["--seed", "9", "--bot-delay", "0", "--save", str(save)],
+                    _env(tmp_path))
     try:
         first.wait_for(b"Your hand")
     finally:
         first.kill()
     again = PtyGame(["--resume", "--save", str(save), "--bot-delay", "0"], _env(tmp_path))
     try:
-        again.wait_for(b"Resumed round 1")
+        again.wait_for(b"resumed after")
         again.send("q")
         again.wait_for(b"Quit the game?")
         again.send("y")

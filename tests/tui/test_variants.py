@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import log_text, make_app, run
+from tests.tui.helpers import log_text, make_app, run, table
 from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.options import Options
 
@@ -18,9 +18,9 @@ def test_a_classic_round_by_keyboard(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         board = await play_round_by_keys(pilot, app)
-        assert board.lines
+        assert board.board.lines
         assert " drew " in log_text(app)
-        assert app.session.table is not None
-        assert app.session.table.record.fires == []  # classic draws use no fires
+        assert table(app).session.table is not None
+        assert table(app).session.table.record.fires == []  # classic draws use no fires
 
     run(body, app)

@@ -10,10 +10,8 @@ player store (``--db FILE``; ``--no-record`` to play without it).
 from __future__ import annotations
 
 import argparse
-import random
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from uno_attack.cli import rule_options, table_args
@@ -52,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     """The game config and whether to resume, from command-line words."""
+    config, args = _config(argv)
+    return config, args.resume
+
+
+def _config(argv: list[str]):  # type: ignore[no-untyped-def]
     from uno_attack.session import GameConfig, default_save_path
 
     args = build_parser().parse_args(argv)
@@ -69,30 +72,35 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
                         db=None if args.no_record else args.db or default_db_path(),
                         bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
-    return config, args.resume
+    return config, args
 
 
 def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def]
-    """The app for these command-line words (tests build it the same way)."""
-    from uno_attack.session import Session
-    from uno_attack.tui.app import UnoAttackApp
+    """The app for these command-line words (tests build it the same way): the game they
+    ask for, or with ``--resume`` the saved game."""
+    from uno_attack.session import GameConfig, Session
+    from uno_attack.tui.app import NewGame, UnoAttackApp
+    from uno_attack.tui.local import LocalTable
 
-    config, resume = config_from_args(argv)
-    if resume:
-        session = Session.resume(config, launcher=launcher)
-    else:
-        assert config.save is not None
-        config.save.parent.mkdir(parents=True, exist_ok=True)
-        if config.save.exists():  # a new game keeps the last one, once, beside it
-            config.save.replace(config.save.with_suffix(".previous.json"))
-        session = Session(config, launcher=launcher)
+    config, args = _config(argv)
+    launchers = [launcher] if launcher is not None else []
+
+    def open_table(chosen: GameConfig) -> LocalTable:
+        """A new match as chosen (the first one on the launcher given, if any)."""
+        save = chosen.save
+        assert save is not None
+        save.parent.mkdir(parents=True, exist_ok=True)
+        if save.exists():  # a new game keeps the last one, once, beside it
+            save.replace(save.with_suffix(".previous.json"))
+        session = Session(chosen, launcher=launchers.pop() if launchers else None)
         session.start_round()
+        return LocalTable(session)
 
-    def new_session() -> Session:
-        """Another match with the same people and rules, and a fresh seed."""
-        return Session(replace(session.config, seed=random.randrange(1_000_000)))
-
-    return UnoAttackApp(session, new_session=new_session, resumed=resume)
+    new_game = NewGame(config, open_table)
+    if args.resume:
+        return UnoAttackApp(LocalTable(Session.resume(config, launcher=launcher)),
+                            new_game=new_game)
+    return UnoAttackApp(open_table(config), new_game=new_game)
 
 
 def main(argv: list[str]) -> int:
@@ -100,12 +108,14 @@ def main(argv: list[str]) -> int:
     # SIGTERM (a service stop, a closed terminal's kill) ends the game like 'q' does; and
     # whatever way the app ends, the launcher is closed so a real motor stops.
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: app.exit())
+    table = None
     try:
         app.run()
     finally:
         signal.signal(signal.SIGTERM, previous)
-        app.session.close()
-    problem = app.session.recorder.problem
+        table = app.table
+        app.close_table()
+    problem = table.session.recorder.problem if table is not None else None  # type: ignore[attr-defined]
     if problem is not None:  # it was on the screen; say it where it stays
         print(f"uno-attack play: {problem}", file=sys.stderr)
     return 0

@@ -1,4 +1,5 @@
-"""Small dialogs: the hot-seat hand-off, quit confirmation, help, and launcher problems."""
+"""Small dialogs: the hot-seat hand-off, quit confirmation, help, launcher problems and a
+challenged hand."""
 
 from __future__ import annotations
 
@@ -6,29 +7,40 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
-from textual.widgets import Button, Input, Label, Markdown
+from textual.reactive import reactive
+from textual.widgets import Button, Input, Label, Markdown, Static
 
+from uno_attack.cards import Card
 from uno_attack.tui.help_text import HELP_MARKDOWN
 from uno_attack.tui.screens.once import OnceModal, OnceScreen
+from uno_attack.tui.widgets.cardfaces import card_chips
 
 
 class HandoffScreen(OnceScreen[None]):
-    """Hides the table until the next person at the keyboard says they are ready."""
+    """Hides the table until the next person at the keyboard says they are ready (the
+    person asked for may change meanwhile: a catch makes someone else owe first)."""
 
     BINDINGS = [  # noqa: RUF012
         Binding("enter,space", "ready", "I'm ready"),
         Binding("q", "app.ask_quit", "Quit"),
     ]
 
+    player: reactive[str] = reactive("", init=False)
+
     def __init__(self, name: str) -> None:
         super().__init__()
-        self.player = name
+        self.set_reactive(HandoffScreen.player, name)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog handoff"):
-            yield Label(f"Pass the keyboard to {self.player}", classes="dialog-title")
+            yield Label(f"Pass the keyboard to {self.player}", classes="dialog-title",
+                        id="handoff-title")
             yield Label("Everyone else, look away: the next screen shows a hand.")
             yield Button(f"I am {self.player} — show my cards", id="ready", variant="primary")
+
+    def watch_player(self, name: str) -> None:
+        self.query_one("#handoff-title", Label).update(f"Pass the keyboard to {name}")
+        self.query_one("#ready", Button).label = f"I am {name} — show my cards"
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -151,3 +163,31 @@ class LauncherProblemScreen(OnceModal[tuple[str, int]]):
     def action_retry(self) -> None:
         if self.can_retry:
             self.dismiss(("retry", 0))
+
+
+class RevealScreen(OnceModal[None]):
+    """The hand of a player whose Wild Draw Four was challenged, shown to the challenger
+    (VARIANTS.md A5), with what the challenge came to."""
+
+    BINDINGS = [Binding("enter,escape,space", "close", "Close")]  # noqa: RUF012
+
+    def __init__(self, name: str, hand: tuple[Card, ...], outcome: str) -> None:
+        super().__init__()
+        self.player = name
+        self.hand = hand
+        self.outcome = outcome
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog reveal"):
+            yield Label(f"{self.player}'s hand, shown for your challenge",
+                        classes="dialog-title")
+            yield Static(card_chips(self.hand), id="revealed-hand")
+            yield Label(self.outcome, id="challenge-outcome")
+            yield Button("Close (Enter)", id="close", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -25,6 +25,7 @@ class SeatInfo:
     catchable: bool = False  # holds one card and has not called UNO: catch now!
     owes: str = ""
     level: int | None = None  # a person's level in the player store
+    away: bool = False        # a hosted table's person who is away: a bot plays for them
 
 
 class SeatBadge(Widget):
@@ -55,6 +56,8 @@ class SeatBadge(Widget):
         text.append(f"\n  {info.cards} card{'s' if info.cards != 1 else ''} · {info.score} pts")
         if info.owes:
             text.append(f" · {info.owes}", "italic")
+        if info.away:
+            text.append(" · away", "dim")
         return text
 
     def on_click(self, event: Click) -> None:
