@@ -251,10 +251,6 @@ class Round:
         """The card's kind in this game (its options included)."""
         return self._kinds[card]
 
-    def matches(self, card: Card) -> bool:
-        """Whether ``card`` may be played on the top card (RULES.md 4)."""
-        return card in self._matching[self.discard[-1]][self.color]
-
     def has_playable(self, seat: int) -> bool:
         """Whether ``seat`` holds a card it could play by itself on its turn now."""
         return any(self._alone_refusal(seat, card) is None for card in self.hands[seat])

@@ -130,9 +130,6 @@ class RuleSet:
         """Each card's kind under the default options."""
         return {card: self.kinds[card.symbol] for card in self.cards}
 
-    def __contains__(self, card: object) -> bool:
-        return card in self._index
-
     def parse_card(self, code: str) -> Card:
         """The card with this code in this rule set's deck, or :class:`InvalidCardError`."""
         card = self._by_code.get(code) if isinstance(code, str) else None
@@ -170,9 +167,6 @@ class RuleSet:
     def short_label(self, card: Card) -> str:
         """A few letters for the card's face: ``5``, ``Skip``, ``+4``."""
         return self.kinds[card.symbol].short
-
-    def is_number(self, card: Card) -> bool:
-        return self.kinds[card.symbol].number is not None
 
     # -- per game ------------------------------------------------------------------
     def kinds_for(self, options: Options) -> dict[Card, Kind]:

@@ -116,8 +116,7 @@ class UnoAttackApp(PressFlow, App[None]):
         key = self.steps
         actor = game.to_act
         assert actor is not None
-        window = game.uno_seat
-        if window is not None and self._reacted_at != key:
+        if game.reactions_open() and self._reacted_at != key:
             self._reacted_at = key
             # people are not clockwork: a catch comes after 70-130 % of the catch delay
             delay = self.config.catch_delay * self._pace.uniform(0.7, 1.3)
