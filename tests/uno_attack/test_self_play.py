@@ -1,0 +1,95 @@
+"""Self-play: the table's lean loop plays exactly the moves of its step-by-step loop."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.uno_attack.test_engine_properties import options
+from uno_attack.actions import Action
+from uno_attack.bots import make_bot
+from uno_attack.engine import Round
+from uno_attack.errors import IllegalActionError
+from uno_attack.launcher import open_launcher
+from uno_attack.match import Match
+from uno_attack.options import Options
+from uno_attack.table import RoundTooLong, Table, TableEvent
+
+MAX_ACTIONS = 1500  # random play under until_playable need not end
+
+
+def seated_table(seed: int, players: int, chosen: Options, **table: object) -> Table:
+    match = Match([f"p{i}" for i in range(players)], chosen, seed=seed)
+    game, record = match.deal_round()
+    # basic bots that forget UNO half the time, so calls and catches come out of turn
+    bots = [make_bot("basic" if i % 2 else "random", f"p{i}", seed=f"{seed}:{i}",
+                     forget_uno=0.5) for i in range(players)]
+    return Table(game, bots, open_launcher("sim", seed=seed), record,
+                 reload_rng=match.reload_rng(), **table)  # type: ignore[arg-type]
+
+
+def finish(table: Table) -> str:
+    """Play the round out; what ended it."""
+    try:
+        table.play_round(max_actions=MAX_ACTIONS)
+    except RoundTooLong:
+        return "too long"
+    return "over"
+
+
+class TestLeanLoop:
+    @settings(max_examples=60, deadline=None)
+    @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10), data=st.data())
+    def test_the_same_moves_as_the_loop_of_events(self, seed: int, players: int,
+                                                  data: st.DataObject) -> None:
+        chosen = data.draw(options(players))
+        events: list[TableEvent] = []
+        watched = seated_table(seed, players, chosen, on_event=events.append)
+        lean = seated_table(seed, players, chosen)
+        assert finish(lean) == finish(watched)
+        assert [s.text for s in lean.record.steps] == [s.text for s in watched.record.steps]
+        assert lean.record.fires == watched.record.fires
+        assert lean.record.reloads == watched.record.reloads
+        assert lean.game == watched.game
+        assert (lean.actions, lean.takes, lean.cards_taken) == (
+            watched.actions, watched.takes, watched.cards_taken)
+        assert len(events) == watched.actions == len(watched.record.steps)
+        assert lean.events == []  # nothing watched it: no event was made
+
+    def test_without_recording_the_record_keeps_only_the_deal(self) -> None:
+        recorded = seated_table(5, 4, Options(jump_in="any"))
+        bare = seated_table(5, 4, Options(jump_in="any"), recording=False)
+        assert recorded.play_round() == bare.play_round()
+        assert bare.record.steps == []
+        assert bare.record.fires == []
+        assert bare.record.reloads is None
+        assert bare.actions == recorded.actions == len(recorded.record.steps) > 0
+
+    def test_an_action_not_from_the_legal_list_is_checked(self) -> None:
+        class Copier:
+            """Hands back an equal copy of a legal action, then one that is not legal."""
+
+            name = "copier"
+
+            def __init__(self) -> None:
+                self.turns = 0
+
+            def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
+                self.turns += 1
+                if self.turns == 3:
+                    return Action.catch(seat, seat)  # nobody may catch themselves
+                first = legal[0]
+                return Action(first.seat, first.verb, first.cards, first.color, first.target)
+
+            def react(self, game: Round, seat: int) -> Action | None:
+                return None
+
+        table = seated_table(2, 2, Options())
+        copier = Copier()
+        table.players = [copier, copier]
+        with pytest.raises(IllegalActionError, match="cannot catch themselves"):
+            table.play_round()
+        assert table.actions == 2  # the two equal copies were played
