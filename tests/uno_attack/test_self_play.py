@@ -1,8 +1,11 @@
-"""Self-play: the table's lean loop plays exactly the moves of its step-by-step loop."""
+"""Self-play: the table's lean loop plays exactly the moves of its step-by-step loop, and
+``simulate``'s line-ups seat and count the bot kinds as documented."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,10 +15,11 @@ from tests.uno_attack.test_engine_properties import options
 from uno_attack.actions import Action
 from uno_attack.bots import make_bot
 from uno_attack.engine import Round
-from uno_attack.errors import IllegalActionError
+from uno_attack.errors import IllegalActionError, UnoAttackError
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
+from uno_attack.simulate import line_up, simulate
 from uno_attack.table import RoundTooLong, Table, TableEvent
 
 MAX_ACTIONS = 1500  # random play under until_playable need not end
@@ -93,3 +97,44 @@ class TestLeanLoop:
         with pytest.raises(IllegalActionError, match="cannot catch themselves"):
             table.play_round()
         assert table.actions == 2  # the two equal copies were played
+
+
+class TestLineUps:
+    def test_one_word_seats_one_kind_and_does_not_rotate(self) -> None:
+        seats, rotates = line_up("random", 3)
+        assert [(s.name, s.kind) for s in seats] == [
+            ("random-1", "random"), ("random-2", "random"), ("random-3", "random")]
+        assert not rotates
+
+    def test_a_list_names_each_seat_and_rotates(self) -> None:
+        seats, rotates = line_up("basic,random,basic", 3)
+        assert [(s.name, s.kind) for s in seats] == [
+            ("basic-1", "basic"), ("random-2", "random"), ("basic-3", "basic")]
+        assert rotates
+
+    @pytest.mark.parametrize(("bots", "fragment"), [
+        ("smrt", "unknown bot kind 'smrt' (known: random, basic"),
+        ("basic,", "unknown bot kind ''"),
+        ("basic,mixed", "unknown bot kind 'mixed'"),
+        ("basic,random", "2 kinds for 3 players"),
+    ])
+    def test_bad_line_ups_are_refused(self, bots: str, fragment: str) -> None:
+        with pytest.raises(UnoAttackError, match=fragment.replace("(", r"\(")):
+            line_up(bots, 3)
+
+    def test_round_i_seats_the_list_rotated_by_i(self, tmp_path: Path) -> None:
+        kinds = ["basic", "random", "random"]
+        simulate(4, 3, ",".join(kinds), 9, save_dir=tmp_path)
+        names = [f"{kind}-{j}" for j, kind in enumerate(kinds, start=1)]
+        for i in range(4):
+            saved = json.loads((tmp_path / f"round-{i + 1:05d}.json").read_text())
+            seated = saved["meta"]["players"]
+            assert [seated[(j + i) % 3] for j in range(3)] == names
+
+    def test_each_kind_wins_what_its_players_won(self) -> None:
+        stats = simulate(60, 3, "basic,random,random", 4)
+        wins = stats.to_json()["wins"]
+        assert stats.wins_by_kind == {"basic": wins["basic-1"],
+                                      "random": wins["random-2"] + wins["random-3"]}
+        assert sum(stats.wins_by_kind.values()) == 60
+        assert stats.wins_by_kind["basic"] > 30  # the sensible bot beats two random ones
