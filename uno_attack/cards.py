@@ -11,6 +11,7 @@ an invalid card of Attack).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from typing import ClassVar
 
@@ -132,3 +133,8 @@ def _known_cards() -> dict[str, Card]:
     if not Card._by_code:
         import uno_attack.rules  # noqa: F401 - deferred: the rule sets import this module
     return Card._by_code
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    """Card codes, for printing, transcripts and views."""
+    return [card.code for card in cards]

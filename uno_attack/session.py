@@ -257,7 +257,7 @@ class Session:
             if action.seat == table.game.to_act and not self.is_human(action.seat):
                 self.bot_choice_on(table.game, action.seat)  # keep a random bot's dice in step
             fired = next(fires) if action.verb is Verb.PRESS else None
-            table.perform(action, fired=fired)
+            table.perform(action, fired=fired, eject=False)
         table.journal = path
         self.table = table
         _fast_forward(self.launcher, self.presses_before + len(record.fires))

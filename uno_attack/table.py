@@ -222,9 +222,11 @@ class Table:
         return result
 
     def perform(self, action: Action, *, press: PressResult | None = None,
-                fired: int | None = None, checked: bool = False) -> TableEvent:
+                fired: int | None = None, checked: bool = False,
+                eject: bool = True) -> TableEvent:
         """Apply an action; a press uses ``press`` or ``fired``, else the launcher; a draw
-        uses ``press`` (the eject a front end ran) or ejects the cards itself.
+        uses ``press`` (the eject a front end ran) or ejects the cards itself, unless
+        ``eject=False`` (a game rebuilt from its journal: the cards came out long ago).
 
         ``checked=True`` skips the rule check, for an action taken from ``legal_actions()``.
 
@@ -247,7 +249,8 @@ class Table:
                                               shuffle=self.reload_rng.shuffle))
             self.takes += 1
         elif verb is Verb.DRAW:
-            press = press or self.eject_draw()
+            if press is None and eject:
+                press = self.eject_draw()
             applied = Applied._make(game.push(action, shuffle=self.reload_rng.shuffle))
             self.takes += 1
         else:

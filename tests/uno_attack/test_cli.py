@@ -279,8 +279,9 @@ def test_play_takes_a_preset_and_options_over_it() -> None:
         "same", True, "single")
 
 
-def test_play_refuses_an_unknown_preset() -> None:
-    result = run("play", "--preset", "wild")
+@pytest.mark.parametrize("command", ["play", "host"])
+def test_an_unknown_preset_is_refused_listing_the_known_ones(command: str) -> None:
+    result = run(command, "--preset", "wild")
     assert result.returncode == 2
-    assert result.stderr.strip() == ("uno-attack play: error: unknown preset 'wild' (known: "
-                                     "party, classic, house, no-mercy, strict)")
+    assert result.stderr.strip() == (f"uno-attack {command}: error: unknown preset 'wild' "
+                                     "(known: party, classic, house, no-mercy, strict)")

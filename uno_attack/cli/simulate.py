@@ -19,6 +19,8 @@ from pathlib import Path
 from uno_attack.bots import BOT_KINDS
 from uno_attack.cli import rule_options
 from uno_attack.errors import UnoAttackError
+from uno_attack.penalties import Unit
+from uno_attack.rules import rule_set
 from uno_attack.simulate import MAX_WORKERS, SimulationStats, line_up, simulate
 
 
@@ -62,7 +64,7 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(stats.to_json(), indent=2))
     else:
-        print_stats(stats)
+        print_stats(stats, rule_set(options.rules).unit)
     return 0
 
 
@@ -73,11 +75,12 @@ def _workers(text: str) -> int:
     return int(text)
 
 
-def print_stats(stats: SimulationStats) -> None:
+def print_stats(stats: SimulationStats, unit: Unit) -> None:
     print(f"games         {stats.games}")
     print(f"actions       {stats.actions}")
-    print(f"presses       {stats.presses}")
-    print(f"cards fired   {stats.cards_fired}")
+    takes, taken = ("draws", "cards drawn") if unit is Unit.DRAW else ("presses", "cards fired")
+    print(f"{takes:<13} {stats.presses}")
+    print(f"{taken:<13} {stats.cards_fired}")
     print(f"mean actions  {stats.mean_actions:.1f} per round")
     by_kind = stats.wins_by_kind
     tables = [("wins", {name: stats.wins[name] for name in stats.names})]

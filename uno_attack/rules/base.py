@@ -130,6 +130,10 @@ class RuleSet:
         """Each card's kind under the default options."""
         return {card: self.kinds[card.symbol] for card in self.cards}
 
+    def __contains__(self, card: object) -> bool:
+        """Whether the card is one of this rule set's deck."""
+        return card in self._index
+
     def parse_card(self, code: str) -> Card:
         """The card with this code in this rule set's deck, or :class:`InvalidCardError`."""
         card = self._by_code.get(code) if isinstance(code, str) else None
