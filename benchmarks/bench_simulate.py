@@ -1,0 +1,88 @@
+"""``uno-attack simulate``'s loop beside RLCard's game loop, and its worker processes.
+
+The figure is the whole command's loop: :func:`~uno_attack.simulate.simulate` as the CLI
+calls it (4 random bots, the simulated launcher, no ``--save``), every deal, bot, launcher
+and table included, in actions per second. RLCard's game loop (``UnoGame``, 4 players, the
+same picker over the legal moves) is timed the same way, ``init_game`` (its deal) and
+every step included. Their rounds differ in length (ours let a player draw while holding
+a playable card, VARIANTS.md A4), so steps per second are compared, not games. The runs
+are interleaved and the best of each kept (load on the machine only slows a run down).
+
+``--workers 2`` against ``--workers 1`` is the same run of rounds spread over two
+processes; it can reach 2x only on two idle cores, so the note gives the load average
+(which counts this benchmark's own process).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+from benchmarks import Row
+from uno_attack.options import Options
+from uno_attack.simulate import simulate
+
+REPEATS = 5
+ROUNDS = {"attack": 400, "classic": 150}  # about a second each on this machine
+WORKER_ROUNDS = 2000
+
+
+def simulate_actions_per_second(rules: str, *, games: int, workers: int = 1) -> float:
+    started = time.perf_counter()
+    stats = simulate(games, 4, "random", 1, options=Options(rules=rules), workers=workers)
+    return stats.actions / (time.perf_counter() - started)
+
+
+def rlcard_loop_steps_per_second(seconds: float = 1.0) -> float | None:
+    """RLCard's classic UNO game loop, deal included, 4 players, random legal moves."""
+    try:
+        import numpy as np
+        from rlcard.games.uno.game import UnoGame
+    except ImportError:
+        return None
+    game = UnoGame(num_players=4)
+    pick = random.Random(1).random
+    steps = game_no = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        game.np_random = np.random.RandomState(game_no)
+        game.init_game()
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            game.step(legal[int(pick() * len(legal))])
+            steps += 1
+        game_no += 1
+    return steps / (time.perf_counter() - started)
+
+
+def run() -> list[Row]:
+    ours: dict[str, list[float]] = {rules: [] for rules in ROUNDS}
+    theirs: list[float] = []
+    for _ in range(REPEATS):
+        for rules, games in ROUNDS.items():
+            ours[rules].append(simulate_actions_per_second(rules, games=games))
+        rlcard = rlcard_loop_steps_per_second()
+        if rlcard is not None:
+            theirs.append(rlcard)
+    best = f"best of {REPEATS} interleaved runs"
+    rows = [Row(f"simulate: 4 random bots, {rules}", f"{max(runs):,.0f}",
+                f"actions/s, the whole loop (deals, bots, launcher, table), {best}")
+            for rules, runs in ours.items()]
+    if theirs:
+        rl = max(theirs)
+        rows.append(Row("RLCard UnoGame game loop, 4p random", f"{rl:,.0f}",
+                        f"steps/s, init_game and steps, {best}"))
+        rows += [Row(f"simulate {rules} / RLCard game loop", f"{max(runs) / rl:.2f}x",
+                     "target ≥ 2x") for rules, runs in ours.items()]
+    else:
+        rows.append(Row("RLCard UnoGame game loop", "n/a", "rlcard not installed (make bench)"))
+    load = os.getloadavg()[0]
+    one = [simulate_actions_per_second("attack", games=WORKER_ROUNDS, workers=w)
+           for w in (1, 2, 1, 2)]
+    alone, spread = max(one[0::2]), max(one[1::2])
+    rows.append(Row("simulate --workers 2 / --workers 1", f"{spread / alone:.2f}x",
+                    f"{WORKER_ROUNDS} attack rounds, best of 2 each; {os.cpu_count()} cores, "
+                    f"1-minute load {load:.1f} with this run's own (target ≥ 1.7x, 2 idle "
+                    "cores)"))
+    return rows
