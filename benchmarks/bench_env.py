@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks import Row
+from benchmarks import Row, interleaved_best
 
 REPEATS = 5
 SECONDS = 1.0
@@ -63,23 +63,16 @@ def rlcard_env_steps_per_second(seconds: float = SECONDS) -> float | None:
 def run() -> list[Row]:
     from uno_attack.env import env, raw_env
 
-    bare: list[float] = []
-    wrapped: list[float] = []
-    theirs: list[float] = []
-    for _ in range(REPEATS):
-        bare.append(env_steps_per_second(raw_env))
-        wrapped.append(env_steps_per_second(env))
-        rlcard = rlcard_env_steps_per_second()
-        if rlcard is not None:
-            theirs.append(rlcard)
-    best = f"best of {REPEATS} interleaved runs"
-    rows = [Row("env: raw_env step, classic 2p", f"{max(bare):,.0f}", f"steps/s, {best}"),
-            Row("env: env() step (PettingZoo's wrappers)", f"{max(wrapped):,.0f}",
-                f"steps/s, {best}")]
-    if not theirs:
+    best = interleaved_best({"raw": lambda: env_steps_per_second(raw_env),
+                             "wrapped": lambda: env_steps_per_second(env),
+                             "rlcard": rlcard_env_steps_per_second}, REPEATS)
+    bare, wrapped, rl = best["raw"] or 0.0, best["wrapped"] or 0.0, best["rlcard"]
+    runs = f"best of {REPEATS} interleaved runs"
+    rows = [Row("env: raw_env step, classic 2p", f"{bare:,.0f}", f"steps/s, {runs}"),
+            Row("env: env() step (PettingZoo's wrappers)", f"{wrapped:,.0f}", f"steps/s, {runs}")]
+    if rl is None:
         return [*rows, Row("RLCard env.step", "n/a", "rlcard not installed (make bench)")]
-    rl = max(theirs)
     return [*rows,
-            Row("RLCard uno env.step, 2p", f"{rl:,.0f}", f"steps/s, {best}"),
-            Row("env raw_env / RLCard env.step", f"{max(bare) / rl:.2f}x", ""),
-            Row("env env() / RLCard env.step", f"{max(wrapped) / rl:.2f}x", "")]
+            Row("RLCard uno env.step, 2p", f"{rl:,.0f}", f"steps/s, {runs}"),
+            Row("env raw_env / RLCard env.step", f"{bare / rl:.2f}x", ""),
+            Row("env env() / RLCard env.step", f"{wrapped / rl:.2f}x", "")]

@@ -19,7 +19,7 @@ import os
 import random
 import time
 
-from benchmarks import Row
+from benchmarks import Row, interleaved_best
 from uno_attack.options import Options
 from uno_attack.simulate import simulate
 
@@ -57,30 +57,28 @@ def rlcard_loop_steps_per_second(seconds: float = 1.0) -> float | None:
 
 
 def run() -> list[Row]:
-    ours: dict[str, list[float]] = {rules: [] for rules in ROUNDS}
-    theirs: list[float] = []
-    for _ in range(REPEATS):
-        for rules, games in ROUNDS.items():
-            ours[rules].append(simulate_actions_per_second(rules, games=games))
-        rlcard = rlcard_loop_steps_per_second()
-        if rlcard is not None:
-            theirs.append(rlcard)
-    best = f"best of {REPEATS} interleaved runs"
-    rows = [Row(f"simulate: 4 random bots, {rules}", f"{max(runs):,.0f}",
-                f"actions/s, the whole loop (deals, bots, launcher, table), {best}")
-            for rules, runs in ours.items()]
-    if theirs:
-        rl = max(theirs)
-        rows.append(Row("RLCard UnoGame game loop, 4p random", f"{rl:,.0f}",
-                        f"steps/s, init_game and steps, {best}"))
-        rows += [Row(f"simulate {rules} / RLCard game loop", f"{max(runs) / rl:.2f}x",
-                     "target ≥ 2x") for rules, runs in ours.items()]
-    else:
+    best = interleaved_best({
+        **{rules: lambda rules=rules, games=games: simulate_actions_per_second(
+            rules, games=games) for rules, games in ROUNDS.items()},
+        "rlcard": rlcard_loop_steps_per_second}, REPEATS)
+    runs = f"best of {REPEATS} interleaved runs"
+    ours = {rules: best[rules] or 0.0 for rules in ROUNDS}
+    rows = [Row(f"simulate: 4 random bots, {rules}", f"{value:,.0f}",
+                f"actions/s, the whole loop (deals, bots, launcher, table), {runs}")
+            for rules, value in ours.items()]
+    rl = best["rlcard"]
+    if rl is None:
         rows.append(Row("RLCard UnoGame game loop", "n/a", "rlcard not installed (make bench)"))
+    else:
+        rows.append(Row("RLCard UnoGame game loop, 4p random", f"{rl:,.0f}",
+                        f"steps/s, init_game and steps, {runs}"))
+        rows += [Row(f"simulate {rules} / RLCard game loop", f"{value / rl:.2f}x",
+                     "target ≥ 2x") for rules, value in ours.items()]
     load = os.getloadavg()[0]
-    one = [simulate_actions_per_second("attack", games=WORKER_ROUNDS, workers=w)
-           for w in (1, 2, 1, 2)]
-    alone, spread = max(one[0::2]), max(one[1::2])
+    workers = interleaved_best({
+        str(n): lambda n=n: simulate_actions_per_second("attack", games=WORKER_ROUNDS,
+                                                        workers=n) for n in (1, 2)}, 2)
+    alone, spread = workers["1"] or 1.0, workers["2"] or 0.0
     rows.append(Row("simulate --workers 2 / --workers 1", f"{spread / alone:.2f}x",
                     f"{WORKER_ROUNDS} attack rounds, best of 2 each; {os.cpu_count()} cores, "
                     f"1-minute load {load:.1f} with this run's own (target ≥ 1.7x, 2 idle "

@@ -18,8 +18,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .layout import ACTIONS, OBSERVATION_HIGH, OBSERVATION_SIZE
-from .seats import AgentTable, TableConfig
+from .layout import ACTIONS, observation_box
+from .seats import RENDER_MODES, AgentTable, TableConfig, check_render_mode
 
 ILLEGAL_REWARD = -1.0
 
@@ -35,8 +35,7 @@ def env(**kwargs: Any) -> AECEnv:
 def observation_space() -> spaces.Dict:
     """The observation of one agent: the array and the mask of its legal action ids."""
     return spaces.Dict({
-        "observation": spaces.Box(low=0.0, high=OBSERVATION_HIGH, shape=(OBSERVATION_SIZE,),
-                                  dtype=np.float32),
+        "observation": observation_box(),
         "action_mask": spaces.Box(low=0, high=1, shape=(len(ACTIONS),), dtype=np.int8),
     })
 
@@ -52,7 +51,7 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"], "name": "uno_attack_v0",
+        "render_modes": list(RENDER_MODES), "name": "uno_attack_v0",
         "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, *, players: int = 2, rules: str | None = None,
@@ -62,8 +61,7 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
         EzPickle.__init__(self, players=players, rules=rules, options=options, preset=preset,
                           policy=policy, max_steps=max_steps, render_mode=render_mode)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: choose human or ansi")
+        check_render_mode(render_mode)
         self.config = TableConfig.build(players=players, rules=rules, options=options,
                                         preset=preset, policy=policy)
         self.max_steps = max_steps
@@ -137,11 +135,7 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
             self.render()
 
     def render(self) -> str | None:
-        text = self.seats.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.seats.show(self.render_mode)
 
     def close(self) -> None:
         self.seats.close()

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from gymnasium import spaces
 
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
@@ -199,6 +200,12 @@ OBSERVATION_SIZE = _at
 #: The highest value of each element, for the observation space's bounds.
 OBSERVATION_HIGH = np.concatenate([np.full(f.size, f.high, dtype=np.float32)
                                    for f in OBSERVATION])
+
+
+def observation_box() -> spaces.Box:
+    """The observation array's space: each element from 0 to its field's most."""
+    return spaces.Box(low=0.0, high=OBSERVATION_HIGH, shape=(OBSERVATION_SIZE,),
+                      dtype=np.float32)
 
 
 def field_slice(name: str) -> slice:

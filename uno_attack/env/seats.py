@@ -63,6 +63,14 @@ class TableConfig:
         return cls(players, parsed, policy)
 
 
+RENDER_MODES = ("human", "ansi")
+
+
+def check_render_mode(mode: str | None) -> None:
+    if mode is not None and mode not in RENDER_MODES:
+        raise UnoAttackError(f"render_mode {mode!r}: choose {' or '.join(RENDER_MODES)}")
+
+
 class _Agent:
     """A seat played through the environment: its moves come from ``step``."""
 
@@ -211,6 +219,14 @@ class AgentTable:
         self._mask = None
 
     # -- text ------------------------------------------------------------------------
+    def show(self, mode: str | None) -> str | None:
+        """An environment's ``render()``: print the text (``human``) or return it."""
+        text = self.render()
+        if mode == "human":
+            print(text)
+            return None
+        return text
+
     def render(self) -> str:
         """The round as text for a person watching: every hand, what is owed, the last
         action."""

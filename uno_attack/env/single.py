@@ -22,8 +22,8 @@ from uno_attack.bots import BOT_KINDS
 from uno_attack.errors import IllegalActionError, UnoAttackError
 
 from .aec import ILLEGAL_REWARD
-from .layout import ACTIONS, OBSERVATION_HIGH, OBSERVATION_SIZE
-from .seats import AgentTable, TableConfig
+from .layout import ACTIONS, observation_box
+from .seats import RENDER_MODES, AgentTable, TableConfig, check_render_mode
 
 #: Deals in a row that may end before the agent has a decision (tiny hands) before
 #: :meth:`SingleAgentEnv.reset` gives up.
@@ -35,15 +35,14 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
     seat (default ``basic``) or a list with one kind per other seat, in seat order. The
     other arguments are the AEC environment's (``players`` default 2)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(self, *, seat: int = 0, opponents: str | Sequence[str] = "basic",
                  players: int = 2, rules: str | None = None,
                  options: Mapping[str, object] | None = None, preset: str | None = None,
                  policy: str = "attack", max_steps: int = 10_000,
                  render_mode: str | None = None) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: choose human or ansi")
+        check_render_mode(render_mode)
         config = TableConfig.build(players=players, rules=rules, options=options,
                                    preset=preset, policy=policy)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -62,8 +61,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.seats = AgentTable(config, names, dict(zip(others, kinds, strict=True)))
-        self.observation_space = spaces.Box(low=0.0, high=OBSERVATION_HIGH,
-                                            shape=(OBSERVATION_SIZE,), dtype=np.float32)
+        self.observation_space = observation_box()
         self.action_space = spaces.Discrete(len(ACTIONS))
         self._seed = 0
         self._round = 0
@@ -122,11 +120,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
         return {"action_mask": self.seats.mask(self.seat)}
 
     def render(self) -> str | None:
-        text = self.seats.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.seats.show(self.render_mode)
 
     def close(self) -> None:
         self.seats.close()
