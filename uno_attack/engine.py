@@ -107,7 +107,8 @@ class Round:
     """
 
     __slots__ = (
-        "_fast_phase", "_kinds", "_matching", "_sum_out", "_take", "_ways", "arrived", "color",
+        "_fast_phase", "_jump_in", "_kinds", "_matching", "_sum_out", "_take", "_ways",
+        "arrived", "color",
         "dealer", "direction", "discard", "hands", "options", "out_by", "out_value", "owed",
         "phase", "players", "rules", "stock", "turn", "uno_seat", "winner",
     )
@@ -138,6 +139,7 @@ class Round:
         # option asks for what the fast path leaves out (one test instead of two)
         self._fast_phase: Phase | None = Phase.PLAY
         self._sum_out = False  # options.sum_out, looked up once
+        self._jump_in = False  # options.jump_in is not "off", looked up once
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -187,6 +189,7 @@ class Round:
                 or options.false_catch_penalty or options.sum_out)
         game._fast_phase = None if slow else Phase.PLAY
         game._sum_out = options.sum_out
+        game._jump_in = options.jump_in != "off"
         game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
         game.stock = deque(stock)
@@ -280,11 +283,9 @@ class Round:
         """Whether some seat may act out of turn now for a reason a player would seize: an
         open UNO window, a ``sum_out``, another seat holding the top card to jump in with
         (false calls under B8 aside)."""
-        if self.phase is _OVER:
-            return False
         if self.uno_seat is not None or self.out_value is not None:
-            return True
-        if self.options.jump_in == "off" or self.phase is not _PLAYING or self.owed:
+            return self.phase is not _OVER
+        if not self._jump_in or self.phase is not _PLAYING or self.owed:
             return False
         top = self.discard[-1]
         return top.color is not None and any(

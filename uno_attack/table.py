@@ -32,6 +32,8 @@ from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
 
+_named = tuple.__new__  # Applied from push's plain tuple, without _make's length check
+
 
 class RoundTooLong(UnoAttackError):
     """Self-play went on past its bound (random players under ``until_playable``, who
@@ -245,16 +247,16 @@ class Table:
             if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
-            applied = Applied._make(game.push(action, fired=fired,
-                                              shuffle=self.reload_rng.shuffle))
+            applied = _named(Applied, game.push(action, fired=fired,
+                                                shuffle=self.reload_rng.shuffle))
             self.takes += 1
         elif verb is Verb.DRAW:
             if press is None and eject:
                 press = self.eject_draw()
-            applied = Applied._make(game.push(action, shuffle=self.reload_rng.shuffle))
+            applied = _named(Applied, game.push(action, shuffle=self.reload_rng.shuffle))
             self.takes += 1
         else:
-            applied = Applied._make(game.push(action))  # checked above
+            applied = _named(Applied, game.push(action))  # checked above
         self.actions += 1
         self.cards_taken += len(applied.gained)
         if self.recording:

@@ -47,7 +47,7 @@ def run_with_terminal_stderr(*args: str) -> subprocess.CompletedProcess[str]:
 def test_help_lists_commands() -> None:
     result = run("--help")
     assert result.returncode == 0
-    for command in ("play", "replay", "simulate", "launcher stats"):
+    for command in ("play", "replay", "simulate", "launcher stats", "stats", "history"):
         assert command in result.stdout
 
 
