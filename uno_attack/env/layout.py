@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from gymnasium import spaces
@@ -228,6 +229,16 @@ def _counts(cards: Sequence[Card]) -> np.ndarray:
     return np.bincount(index, minlength=len(CARDS))
 
 
+@cache
+def _table_fields(players: int, teams: int, seat: int) -> tuple[list[float], list[float]]:
+    """The ``seats`` and ``team`` fields, which the table fixes."""
+    seats = [1.0 if k < players else 0.0 for k in OFFSETS]
+    mates = [1.0 if k < players and teams and
+             team_of((seat + k) % players, teams) == team_of(seat, teams) else 0.0
+             for k in OFFSETS]
+    return seats, mates
+
+
 def observe(game: Round, seat: int, *, reacting: bool = False) -> np.ndarray:
     """What ``seat`` may see of the round, as the observation array (float32)."""
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
@@ -238,12 +249,11 @@ def observe(game: Round, seat: int, *, reacting: bool = False) -> np.ndarray:
     if game.color is not None:
         obs[_COLOR + _COLOR_INDEX[game.color]] = 1
     obs[_CLOCKWISE] = game.direction == 1
-    teams = game.options.teams
-    for k in range(1, n):
-        other = (seat + k) % n
-        obs[_SIZES + k - 1] = len(game.hands[other])
-        obs[_SEATS + k - 1] = 1
-        obs[_TEAM + k - 1] = bool(teams) and team_of(other, teams) == team_of(seat, teams)
+    hands = game.hands
+    obs[_SIZES:_SIZES + n - 1] = [len(hands[(seat + k) % n]) for k in range(1, n)]
+    seats, mates = _table_fields(n, game.options.teams, seat)
+    obs[_SEATS:_SEATS + len(OFFSETS)] = seats
+    obs[_TEAM:_TEAM + len(OFFSETS)] = mates
     obs[_STOCK] = min(len(game.stock), MAX_CARDS)
     obs[_DISCARD_SIZE] = len(game.discard)
     obs[_TURN + (game.turn - seat) % n] = 1

@@ -137,13 +137,17 @@ class AgentTable:
 
     def mask(self, seat: int) -> np.ndarray:
         """The action ids ``seat`` may take now: none unless it is the decider."""
-        game = self.game
-        if seat != (self.asking[0] if self.asking else game.to_act):
-            return action_mask((), game.players, waiting=False)
+        if seat != (self.asking[0] if self.asking else self.game.to_act):
+            return action_mask((), self.game.players, waiting=False)
+        return self._decider_mask().copy()
+
+    def _decider_mask(self) -> np.ndarray:
+        """The decider's mask, made once per decision."""
         if self._mask is None:
-            self._mask = action_mask(game.legal_actions(seat), game.players,
+            game = self.game
+            self._mask = action_mask(game.legal_actions(self.decider), game.players,
                                      waiting=bool(self.asking))
-        return self._mask.copy()
+        return self._mask
 
     def rewards(self) -> list[float]:
         """+1 for each seat of the winner's team, -1 for every other, once over."""
@@ -163,7 +167,7 @@ class AgentTable:
         if seat != decider:
             raise IllegalActionError(f"action {action_id}", f"it is {self.names[decider]}'s "
                                      f"decision, not {self.names[seat]}'s")
-        if not 0 <= action_id < len(ACTIONS) or not self.mask(seat)[action_id]:
+        if not 0 <= action_id < len(ACTIONS) or not self._decider_mask()[action_id]:
             slot = ACTIONS[action_id].text if 0 <= action_id < len(ACTIONS) else "no such id"
             reason = self._refusal(seat, action_id)
             raise IllegalActionError(f"action {action_id} ({slot})", reason)
