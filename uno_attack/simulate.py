@@ -28,8 +28,6 @@ from uno_attack.match import Match
 from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.table import Table
 
-#: The line-ups named by one word; any other is a list of kinds, one per seat.
-BOT_MIXES = ("random", "basic", "mixed")
 #: More worker processes than this is a typo, not a machine.
 MAX_WORKERS = 256
 
@@ -63,11 +61,6 @@ def line_up(bots: str, players: int) -> tuple[list[Seat], bool]:
         raise UnoAttackError(f"--bots {bots}: {len(kinds)} kinds for {players} players "
                              "(a list names one kind per seat)")
     return [Seat(f"{kind}-{j}", kind) for j, kind in enumerate(kinds, start=1)], True
-
-
-def player_names(players: int, bots: str) -> list[str]:
-    """The players' names, which carry their bot kind: ``basic``, ``random-2`` …"""
-    return [seat.name for seat in line_up(bots, players)[0]]
 
 
 @dataclass

@@ -7,9 +7,9 @@ transcript (the saved game) and, given a journal path, rewrites that file atomic
 after every action, so a crash loses nothing.
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
-:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`, which, when nothing
-watches each action (no journal, no ``on_event``), plays on a lean loop: the same moves,
-without an event per action, and writing the record only if ``recording`` asks for it.
+:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`. A table that keeps
+nothing of its actions (``recording=False``, no journal, no ``on_event``: statistics only)
+plays its rounds on a lean loop: the same moves, without an event or a record per action.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ class Table:
     journal: Path | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
-    recording: bool = True  # write each action into the record (statistics need not)
+    recording: bool = True  # keep each action: in the record and as an event
     actions: int = 0      # actions applied
     takes: int = 0        # presses (or draws) made
     cards_taken: int = 0  # cards they brought in
@@ -302,7 +302,7 @@ class Table:
     def play_round(self, *, max_actions: int = 100_000) -> RoundResult:
         """Play to the end with every seat choosing by itself (bots): each turn, then the
         first out-of-turn action the others take (:meth:`bot_reactions`)."""
-        if self.journal is None and self.on_event is None:
+        if not self.recording and self.journal is None and self.on_event is None:
             self._play_lean(max_actions)
         while not self.game.over:
             if self.actions >= max_actions:
@@ -316,16 +316,15 @@ class Table:
         return result
 
     def _play_lean(self, max_actions: int) -> None:
-        """:meth:`play_round`'s moves, made without a :class:`TableEvent` or a
+        """:meth:`play_round`'s moves, made without a :class:`TableEvent`, a record or a
         :class:`PressResult` per action: an action handed back from the legal list goes to
-        the engine's unchecked ``push``, any other is checked first; the record is written
-        only if ``recording``. Everything is looked up once, outside the loop."""
+        the engine's unchecked ``push``, any other is checked first. Everything is looked
+        up once, outside the loop."""
         game, players, launcher = self.game, self.players, self.launcher
         choosers = [player.choose for player in players]
         legal_actions, push, reactions_open = game.legal_actions, game.push, game.reactions_open
         shuffle = self.reload_rng.shuffle
         fire, serve = launcher.fire, launcher.serve
-        write = self._write if self.recording else None
         actions, takes, taken = self.actions, self.takes, self.cards_taken
         reaction: Action | None = None  # an out-of-turn action to make before the next turn
         try:
@@ -344,7 +343,6 @@ class Table:
                 else:
                     action, reaction = reaction, None
                 verb = action.verb
-                fired = None
                 if verb is _PRESS:
                     stock = game.stock
                     fired = fire(available=len(stock) if stock else len(game.discard) - 1)
@@ -358,8 +356,6 @@ class Table:
                     raw = push(action)
                 actions += 1
                 taken += len(raw[2])
-                if write is not None:
-                    write(action, fired, raw[3])
                 if in_turn and reactions_open():
                     reaction = self._first_reaction(exclude=action.seat)
         finally:
