@@ -62,8 +62,8 @@ class TestLeanLoop:
         assert lean.record.steps == []
 
     def test_one_out_of_turn_action_after_a_turn_as_the_loop_of_events(self) -> None:
-        """Here a jump-in leaves its player holding one card without the call, and another
-        seat could catch at once: the step-by-step loop asks for reactions after a turn
+        """In this round (found by the property test above) a second out-of-turn action is
+        open right after the first: the step-by-step loop asks for reactions after a turn
         only, and so must the lean one."""
         watched = seated_table(0, 7, Options(jump_in="numbers"), on_event=lambda _: None)
         lean = seated_table(0, 7, Options(jump_in="numbers"), recording=False)
