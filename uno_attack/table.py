@@ -17,8 +17,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import is_
 from pathlib import Path
 
 from uno_attack.actions import Action, Verb
@@ -336,7 +334,10 @@ class Table:
                     seat = game.to_act
                     legal = legal_actions()
                     action = choosers[seat](game, seat, legal)  # type: ignore[index, arg-type]
-                    if not any(map(is_, legal, repeat(action))):
+                    for offered in legal:  # by identity: no allocation, no __eq__
+                        if offered is action:
+                            break
+                    else:
                         reason = game.illegal_reason(action)
                         if reason is not None:
                             raise IllegalActionError(action, reason)

@@ -26,7 +26,8 @@ class SimulatedLauncher(PolicyLauncher):
     nothing more (no result objects), the same count :meth:`press` gives."""
 
     def fire(self, *, available: int | None = None) -> int:
-        self._check_open()
+        if self._closed:
+            self._check_open()  # raises
         with self._lock:
             asked = self.policy.next_burst()
         if available is not None and available < asked:
