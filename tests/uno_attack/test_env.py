@@ -67,6 +67,10 @@ class TestPettingZoo:
         first.reset(seed=7)
         first.reset()
         assert first.seats.game == second.seats.game
+        first.seed(7)  # as older code seeds: the next reset deals seed 7's first round
+        first.reset()
+        second.reset(seed=7)
+        assert first.seats.game == second.seats.game
         hands = set()
         for seed in range(5):
             first.reset(seed=seed)
