@@ -191,17 +191,17 @@ class TestSimulate:
 
     @pytest.mark.parametrize("workers", ["1", "2"])
     def test_a_progress_bar_on_a_terminal_only(self, workers: str) -> None:
-        args = ("simulate", "--games", "300", "--bots", "random", "--seed", "5",
+        args = ("simulate", "--games", "120", "--bots", "random", "--seed", "5",
                 "--workers", workers)
         shown = run_with_terminal_stderr(*args)
         assert shown.returncode == 0
         assert "rounds" in shown.stderr
-        assert "300/300" in shown.stderr  # the bar ends full
+        assert "120/120" in shown.stderr  # the bar ends full
         assert shown.stdout == run(*args).stdout  # and the output is the same
         quiet = run_with_terminal_stderr(*args, "--json")
         assert quiet.returncode == 0
         assert quiet.stderr == ""
-        assert json.loads(quiet.stdout)["games"] == 300
+        assert json.loads(quiet.stdout)["games"] == 120
 
     def test_a_list_of_kinds_counts_each_kind_and_sets_the_players(self) -> None:
         result = run("simulate", "--games", "30", "--bots", "basic,random", "--seed", "2",
