@@ -172,7 +172,7 @@ class Table:
     journal: Path | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
-    recording: bool = True  # keep each action: in the record and as an event
+    recording: bool = True  # write each action into the record (statistics need not)
     actions: int = 0      # actions applied
     takes: int = 0        # presses (or draws) made
     cards_taken: int = 0  # cards they brought in
