@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import random
 import signal
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 from uno_attack.bots import BOT_KINDS
 from uno_attack.errors import UnoAttackError
 from uno_attack.options import MATCH_MODES, Options
+from uno_attack.tui.session import GameConfig, Session, default_save_path, resume_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,10 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
+def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     """The game config and whether to resume, from command-line words."""
-    from uno_attack.tui.session import GameConfig, default_save_path
-
     args = build_parser().parse_args(argv)
     humans = [n.strip() for n in args.humans.split(",") if n.strip()]
     if len(set(humans)) != len(humans):
@@ -95,7 +95,6 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
 def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def]
     """The app for these command-line words (tests build it the same way)."""
     from uno_attack.tui.app import UnoAttackApp
-    from uno_attack.tui.session import Session
 
     config, resume = config_from_args(argv)
     if resume:
@@ -125,4 +124,12 @@ def main(argv: list[str]) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         app.session.close()
+    if app.return_code:  # an error inside the game: Textual has shown its traceback
+        save = app.config.save
+        assert save is not None  # play always saves
+        print(f"uno-attack play: the game stopped on an error (above); it is saved in {save}: "
+              f"'{resume_command(save)}' goes on from there.", file=sys.stderr)
+        return app.return_code
     return 0
+
+

@@ -31,7 +31,7 @@ from uno_attack.tui.screens.dialogs import (
 from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
 from uno_attack.tui.screens.table import TableScreen
-from uno_attack.tui.session import GameConfig, Session
+from uno_attack.tui.session import GameConfig, Session, resume_command
 
 
 class UnoAttackApp(PressFlow, App[None]):
@@ -369,7 +369,7 @@ class UnoAttackApp(PressFlow, App[None]):
 
     def ask_quit(self) -> None:
         save = self.config.save
-        hint = (f"The game is saved in {save};\n'uno-attack play --resume' goes on from here."
+        hint = (f"The game is saved in {save};\n'{resume_command(save)}' goes on from here."
                 if save else "This game is not being saved.")
         self.push_screen(QuitScreen(hint), self._quit_answer)
 

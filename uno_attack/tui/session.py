@@ -9,6 +9,7 @@ interrupted game from that journal exactly (``--resume``).
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,12 @@ def default_save_path() -> Path:
     """``$XDG_STATE_HOME/uno-attack/game.json`` (``~/.local/state`` when unset)."""
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(state) / "uno-attack" / "game.json"
+
+
+def resume_command(save: Path) -> str:
+    """The command that goes on with the game saved in ``save``."""
+    command = "uno-attack play --resume"
+    return command if save == default_save_path() else f"{command} --save {shlex.quote(str(save))}"
 
 
 @dataclass
@@ -102,6 +109,9 @@ class Session:
         self.launcher = launcher or open_launcher(config.launcher, seed=_int_seed(config.seed),
                                                   policy=config.policy)
         self.presses_before = 0  # launcher presses in earlier rounds (to resume its policy)
+        # the match players in the current round's seats: fixed for the round, while the
+        # match's own list of players still in moves on as soon as the round is scored
+        self.seating: list[int] = list(self.match.active)
         self.table: Table | None = None
         self.players: list[Any] = []
 
@@ -116,8 +126,8 @@ class Session:
         return self.table.game
 
     def player_of(self, seat: int) -> int:
-        """The match player index sitting in a round's seat."""
-        return self.match.active[seat]
+        """The match player index sitting in a seat of the current round."""
+        return self.seating[seat]
 
     def seat_name(self, seat: int) -> str:
         return self.names[self.player_of(seat)]
@@ -127,24 +137,26 @@ class Session:
 
     @property
     def human_seats(self) -> list[int]:
-        return [s for s in range(len(self.match.active)) if self.is_human(s)]
+        return [s for s in range(len(self.seating)) if self.is_human(s)]
 
     def seat_score(self, seat: int) -> int:
         return self.match.scores[self.player_of(seat)]
 
     # -- rounds --------------------------------------------------------------------
-    def _make_players(self) -> list[Any]:
+    def _seat_players(self) -> None:
+        """Seat the players still in the match for a new round: people, and bots seeded
+        for this round."""
+        self.seating = list(self.match.active)
         seed = self.config.seed
-        players: list[Any] = []
-        for p in self.match.active:
+        self.players = []
+        for p in self.seating:
             name, kind = self.names[p], self.kinds[p]
             if kind == "human":
-                players.append(Human(name))
+                self.players.append(Human(name))
             else:
                 bot_seed = f"{seed}:{self.match.round_no}:{p}"
-                players.append(make_bot(kind, name, seed=bot_seed,
-                                        forget_uno=self.config.forget_uno))
-        return players
+                self.players.append(make_bot(kind, name, seed=bot_seed,
+                                             forget_uno=self.config.forget_uno))
 
     def _meta(self) -> dict[str, Any]:
         m = self.match
@@ -164,7 +176,7 @@ class Session:
             self.presses_before += len(self.table.record.fires)
         game, record = self.match.deal_round()
         record.meta.update(self._meta())
-        self.players = self._make_players()
+        self._seat_players()
         self.table = Table(game, self.players, self.launcher, record,
                            reload_rng=self.match.reload_rng(), journal=self.config.save)
         return self.table
@@ -178,7 +190,7 @@ class Session:
         self.match.dealer = self.match.active[record.dealer]
         record.options = self.match.options
         record.meta.update(self._meta())
-        self.players = self._make_players()
+        self._seat_players()
         self.table = Table(record.new_round(), self.players, self.launcher, record,
                            reload_rng=self.match.reload_rng(), journal=self.config.save)
         return self.table
@@ -243,7 +255,7 @@ class Session:
                            scores=list(m["scores"]), active=list(m["active"]),
                            round_no=int(m["round_no"]), dealer=m["dealer"])
         self.presses_before = int(meta.get("presses_before", 0))
-        self.players = self._make_players()
+        self._seat_players()
         fresh = Transcript(name=record.name, players=record.players, dealer=record.dealer,
                            hands=record.hands, starter=record.starter,
                            launcher=record.launcher, rest=record.rest, options=record.options,
