@@ -28,6 +28,7 @@ from uno_attack.actions import Action
 from uno_attack.cards import CANONICAL_DECK, DECK_COUNTS, Card
 from uno_attack.engine import Round
 from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
+from uno_attack.jsonfile import read_json
 from uno_attack.options import Options
 
 REQUIRED_KEYS = ("name", "players", "dealer", "hands", "starter", "steps")
@@ -214,16 +215,7 @@ def _short(value: object) -> str:
 
 def load(path: str | os.PathLike[str]) -> Transcript:
     """Read and check a transcript file; raise :class:`TranscriptError` naming what is wrong."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TranscriptError(f"{source}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TranscriptError(f"{source}: not valid JSON: {exc}") from None
-    return from_dict(data, source=source)
+    return from_dict(read_json(path, TranscriptError), source=os.fspath(path))
 
 
 def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
