@@ -2,8 +2,9 @@
 
 The table asks whose move it is, gets it from that seat's player, applies it to the
 engine and, when the engine needs a press outcome, asks the launcher. It records every
-action in a transcript (the saved game) and, given a journal path, rewrites that file
-atomically after every action, so a crash loses nothing.
+action in a transcript (the saved game) and, given a journal, rewrites that file
+atomically after every action, so a crash loses nothing (a write that fails is kept in
+the journal for the front end to show; the game goes on).
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
 :meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`.
@@ -14,13 +15,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
 from uno_attack.engine import Round
 from uno_attack.errors import IllegalActionError, LauncherError
+from uno_attack.journal import Journal
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
@@ -97,14 +98,17 @@ class Table:
     launcher: Launcher
     record: Transcript
     reload_rng: random.Random = field(default_factory=random.Random)
-    journal: Path | None = None
+    journal: Journal | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
+        self._save()
+
+    def _save(self) -> None:
         if self.journal is not None:
-            self.record.save(self.journal)
+            self.journal.write(self.record.dumps())
 
     # -- state ---------------------------------------------------------------------
     @property
@@ -170,8 +174,7 @@ class Table:
         self.record.steps.append(ActionStep(action))
         event = TableEvent(action, press, got, len(reloaded), self.names)
         self.events.append(event)
-        if self.journal is not None:
-            self.record.save(self.journal)
+        self._save()
         if self.on_event is not None:
             self.on_event(event)
         return event

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from uno_attack.actions import Action
 from uno_attack.cards import CANONICAL_DECK, DECK_COUNTS, Card
 from uno_attack.engine import Round
 from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
+from uno_attack.journal import write_atomic
 from uno_attack.jsonfile import read_json
 from uno_attack.options import Options
 
@@ -397,21 +397,6 @@ def dumps(data: Mapping[str, Any]) -> str:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def steps_of(actions: Sequence[Action]) -> list[Step]:

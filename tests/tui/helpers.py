@@ -14,6 +14,7 @@ from uno_attack.launcher import Launcher
 from uno_attack.options import Options
 from uno_attack.transcript import Transcript
 from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.screens.start import StartScreen
 from uno_attack.tui.session import GameConfig, Session
 
 
@@ -62,7 +63,9 @@ async def settle(pilot: Pilot[Any], until: Callable[[], bool] | None = None,
 
 def waiting_for_person(app: UnoAttackApp) -> bool:
     """True when only a person can move the game on (or a dialog is up)."""
-    if app.table_screen is None or app.busy:
+    if app.table_screen is None:
+        return isinstance(app.screen, StartScreen)  # resume the saved game, or a new one?
+    if app.busy:
         return False
     if app.screen is not app.table_screen:
         return True

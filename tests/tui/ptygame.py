@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -19,13 +21,15 @@ class PtyGame:
     """``uno-attack play`` running in a pseudo-terminal of a given size."""
 
     def __init__(self, args: list[str], env: dict[str, str], size: tuple[int, int] = (80, 24),
-                 *, command: tuple[str, ...] = ("-m", "uno_attack", "play")) -> None:
+                 *, command: tuple[str, ...] = ("-m", "uno_attack", "play"),
+                 preexec: Callable[[], None] | None = None) -> None:
         self.master, slave = pty.openpty()
         cols, rows = size
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.proc = subprocess.Popen([sys.executable, *command, *args],
                                      stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     close_fds=True, start_new_session=True)
+                                     close_fds=True, start_new_session=True,
+                                     preexec_fn=preexec)
         os.close(slave)
         self.output = b""
 
@@ -46,6 +50,10 @@ class PtyGame:
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 raise AssertionError(f"{needle!r} never appeared; exit {self.proc.poll()}")
             self.read()
+
+    def text(self) -> str:
+        """What was written so far, without the terminal's control sequences."""
+        return re.sub(rb"\x1b\[[0-9;?<>=$]*[A-Za-z~]", b"", self.output).decode(errors="replace")
 
     def send(self, keys: str) -> None:
         os.write(self.master, keys.encode())

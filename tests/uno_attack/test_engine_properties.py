@@ -22,6 +22,7 @@ from uno_attack.bots import make_bot
 from uno_attack.cards import ALL_CARDS, COLORS, DECK_COUNTS
 from uno_attack.engine import Round
 from uno_attack.errors import IllegalActionError
+from uno_attack.journal import Journal
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import MATCH_MODES, Options
@@ -142,7 +143,7 @@ def play_table(seed: int, players: int, tmp: Path | None = None) -> Table:
     bots = [make_bot("random" if i % 2 else "basic", f"p{i}", seed=f"{seed}:{i}")
             for i in range(players)]
     table = Table(game, bots, open_launcher("sim", seed=seed), record,
-                  reload_rng=match.reload_rng(), journal=tmp)
+                  reload_rng=match.reload_rng(), journal=Journal(tmp) if tmp else None)
     table.play_round()
     return table
 

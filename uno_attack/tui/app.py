@@ -27,9 +27,11 @@ from uno_attack.tui.screens.dialogs import (
     HandoffScreen,
     HelpScreen,
     QuitScreen,
+    SaveProblemScreen,
 )
 from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
+from uno_attack.tui.screens.start import SavedGameOffer, StartScreen
 from uno_attack.tui.screens.table import TableScreen
 from uno_attack.tui.session import GameConfig, Session, resume_command
 
@@ -40,15 +42,26 @@ class UnoAttackApp(PressFlow, App[None]):
     CSS_PATH = "uno_attack.tcss"
     TITLE = "UNO Attack"
 
-    def __init__(self, session: Session, *, new_session: Callable[[], Session] | None = None,
+    def __init__(self, session: Session | None, *, config: GameConfig | None = None,
+                 offer: SavedGameOffer | None = None,
+                 new_session: Callable[[], Session] | None = None,
                  resumed: bool = False) -> None:
-        """``session`` has its round dealt; ``new_session`` makes an undealt one for the
-        next match (without it, "New match" quits)."""
+        """``session`` has its round dealt; or, with ``session=None``, ``offer`` is an
+        unfinished saved game the first screen offers to resume (``config``: the game
+        asked for). ``new_session`` makes an undealt session for the next match (without
+        it, "New match" quits)."""
         super().__init__()
-        self.session = session
-        self.config: GameConfig = session.config
+        self._session = session
+        self.offer = offer
+        config = session.config if session is not None else config
+        assert config is not None, "a game needs a session, or a config and an offer"
+        assert session is not None or offer is not None, "nothing to play"
+        self.config: GameConfig = config
         self.new_session = new_session
         self.resumed = resumed
+        self.start_error: str | None = None  # why the offered game could not start
+        self.paused = False          # a dialog about the save holds the game
+        self._save_failing = False   # the last save failed, and the player was told
         self.busy = False            # a launcher press is running
         self.uno_armed = False       # call UNO with the next play
         self.viewer: int | None = None  # the person whose hand is shown
@@ -63,9 +76,45 @@ class UnoAttackApp(PressFlow, App[None]):
         self._scored: object = None     # the table whose round went into the match
         self._pace = random.Random()    # bots' reaction times (never the game's dice)
 
+    @property
+    def session(self) -> Session:
+        assert self._session is not None, "the game has not started"
+        return self._session
+
+    @session.setter
+    def session(self, session: Session) -> None:
+        self._session = session
+        self.config = session.config
+
+    def close_session(self) -> None:
+        """Close the launcher, if a game was started (idempotent)."""
+        if self._session is not None:
+            self._session.close()
+
     # -- start ----------------------------------------------------------------------
     async def on_mount(self) -> None:
         self._main_thread = threading.get_ident()
+        if self.offer is not None:
+            await self.push_screen(StartScreen(self.offer.saved), self._start_chosen)
+        else:
+            await self._open_table()
+
+    async def _start_chosen(self, choice: str | None) -> None:
+        offer = self.offer
+        assert offer is not None
+        if choice not in ("resume", "new"):
+            self.exit()
+            return
+        try:
+            self.session = offer.resume() if choice == "resume" else offer.start_new()
+        except UnoAttackError as exc:  # a save, path or launcher that cannot be used
+            self.start_error = str(exc)
+            self.exit(return_code=2)
+            return
+        self.resumed = choice == "resume"
+        await self._open_table()
+
+    async def _open_table(self) -> None:
         self.session.launcher.when_button_pressed = self._button_from_hardware
         humans = self.session.human_seats
         self.viewer = humans[0] if len(humans) == 1 else None
@@ -82,6 +131,9 @@ class UnoAttackApp(PressFlow, App[None]):
         steps = len(s.table.record.steps) if s.table else 0
         if self.resumed:
             self.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
+            note = s.launcher_note()
+            if note is not None:
+                self.write_log(note)
         else:
             self.write_log(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
                              f"{game.top.name} starts.")
@@ -105,7 +157,7 @@ class UnoAttackApp(PressFlow, App[None]):
         if self.table_screen is None:
             return
         self.refresh_table()
-        if self.busy:
+        if self.busy or self.paused or self._save_problem():
             return
         s = self.session
         game = s.game
@@ -135,8 +187,42 @@ class UnoAttackApp(PressFlow, App[None]):
         else:
             self._game_timers.append(self.set_timer(delay, partial(callback, *args)))
 
+    def _save_problem(self) -> bool:
+        """Say at once that a save failed, holding the game on a dialog; say when saving
+        works again. True when the dialog opens."""
+        journal = self.session.journal
+        failure = journal.failure if journal is not None else None
+        if failure is None:
+            if self._save_failing and journal is not None:
+                self._save_failing = False
+                self.write_log(f"Saved again in {journal.path}.")
+            return False
+        if self._save_failing:
+            return False  # the player chose to play on: every action tries again
+        self._save_failing = self.paused = True
+        self.write_log(f"⚠ {failure}")
+        self.bell()
+        self.push_screen(SaveProblemScreen(failure), self._save_answer)
+        return True
+
+    def _save_answer(self, choice: str | None) -> None:
+        self.paused = False
+        if choice == "quit":
+            self.exit()
+            return
+        if choice == "retry" and self.session.save_now() is not None:
+            self._save_failing = False  # failed again: the dialog opens again
+        self._reacted_at = self._scheduled_at = -1  # bots scheduled before the pause
+        self.advance()
+
+    @property
+    def unsaved(self) -> bool:
+        """The last save failed: what was played since is only in memory."""
+        journal = self.session.journal
+        return journal is not None and journal.failure is not None
+
     def _bot_reactions(self, key: int) -> None:
-        if key != self.steps or self.busy:
+        if key != self.steps or self.busy or self.paused:
             return
         for action in self.session.bot_reactions():
             self._perform(action)
@@ -144,7 +230,7 @@ class UnoAttackApp(PressFlow, App[None]):
         self.advance()
 
     def _bot_turn(self, key: int) -> None:
-        if key != self.steps or self.busy or self.session.game.over:
+        if key != self.steps or self.busy or self.paused or self.session.game.over:
             return
         seat = self.session.game.to_act
         assert seat is not None
@@ -369,8 +455,14 @@ class UnoAttackApp(PressFlow, App[None]):
 
     def ask_quit(self) -> None:
         save = self.config.save
-        hint = (f"The game is saved in {save};\n'{resume_command(save)}' goes on from here."
-                if save else "This game is not being saved.")
+        journal = self.session.journal
+        if journal is not None and journal.failure is not None:
+            hint = (f"⚠ {journal.failure}.\nQuitting loses what was played since the last "
+                    "save that worked.")
+        elif save is not None:
+            hint = f"The game is saved in {save};\n'{resume_command(save)}' goes on from here."
+        else:
+            hint = "This game is not being saved."
         self.push_screen(QuitScreen(hint), self._quit_answer)
 
     def _quit_answer(self, really: bool | None) -> None:
@@ -380,7 +472,7 @@ class UnoAttackApp(PressFlow, App[None]):
     def on_unmount(self) -> None:
         for timer in self._game_timers:
             timer.stop()
-        self.session.close()
+        self.close_session()
 
     # -- what the status line says ----------------------------------------------------
     def refresh_table(self) -> None:

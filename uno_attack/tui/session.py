@@ -11,28 +11,24 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import make_bot
 from uno_attack.engine import Round
-from uno_attack.errors import UnoAttackError
+from uno_attack.errors import OptionError, UnoAttackError
+from uno_attack.journal import Journal, SaveFailure
 from uno_attack.launcher import EjectStatus, Launcher, PressResult, open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
+from uno_attack.saved_game import SAVE_FORMAT, ResumeError, SavedGame, read_saved_game
 from uno_attack.scoring import RoundResult
 from uno_attack.table import Table, TableEvent, reaction_order
-from uno_attack.transcript import ActionStep, Transcript, load
+from uno_attack.transcript import ActionStep, Transcript
 
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dex", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
-SAVE_FORMAT = "uno-attack play 1"
-
-
-class ResumeError(UnoAttackError):
-    """There is no saved game to resume, or it was not written by ``uno-attack play``."""
-
 
 def default_save_path() -> Path:
     """``$XDG_STATE_HOME/uno-attack/game.json`` (``~/.local/state`` when unset)."""
@@ -108,12 +104,14 @@ class Session:
         self.match = Match(names, options=config.options, seed=config.seed)
         self.launcher = launcher or open_launcher(config.launcher, seed=_int_seed(config.seed),
                                                   policy=config.policy)
+        self.journal = Journal(config.save) if config.save is not None else None
         self.presses_before = 0  # launcher presses in earlier rounds (to resume its policy)
         # the match players in the current round's seats: fixed for the round, while the
         # match's own list of players still in moves on as soon as the round is scored
         self.seating: list[int] = list(self.match.active)
         self.table: Table | None = None
         self.players: list[Any] = []
+        self.saved_launcher: str | None = None  # what a resumed save was played with
 
     # -- who is who ---------------------------------------------------------------
     @property
@@ -178,7 +176,7 @@ class Session:
         record.meta.update(self._meta())
         self._seat_players()
         self.table = Table(game, self.players, self.launcher, record,
-                           reload_rng=self.match.reload_rng(), journal=self.config.save)
+                           reload_rng=self.match.reload_rng(), journal=self.journal)
         return self.table
 
     def use_deal(self, record: Transcript) -> Table:
@@ -189,10 +187,11 @@ class Session:
         self.match.round_no += 1
         self.match.dealer = self.match.active[record.dealer]
         record.options = self.match.options
+        record.scores = [self.match.scores[p] for p in self.match.active]
         record.meta.update(self._meta())
         self._seat_players()
         self.table = Table(record.new_round(), self.players, self.launcher, record,
-                           reload_rng=self.match.reload_rng(), journal=self.config.save)
+                           reload_rng=self.match.reload_rng(), journal=self.journal)
         return self.table
 
     def finish_round(self) -> RoundResult:
@@ -226,55 +225,86 @@ class Session:
                 return [action]  # the first catch (or call) closes the window
         return []
 
+    def save_now(self) -> SaveFailure | None:
+        """Write the journal again (after a failed save, when the player asks)."""
+        if self.table is None or self.journal is None:
+            return None
+        return self.journal.write(self.table.record.dumps())
+
+    def launcher_note(self) -> str | None:
+        """After a resume: the launcher the save was played with, when it is not this one.
+
+        Only a suggestion: the save never opens a launcher (it may come from anyone)."""
+        played = self.saved_launcher
+        used = self.config.launcher
+        if played is None or played == used:
+            return None
+        return (f"This game was played with launcher {played!r}; it goes on with {used!r}. "
+                f"Pass --launcher {shlex.quote(played)} to use that one.")
+
     def close(self) -> None:
         self.launcher.close()
 
     # -- resuming ---------------------------------------------------------------------
     @classmethod
     def resume(cls, config: GameConfig, *, launcher: Launcher | None = None) -> Session:
-        """Rebuild the game a journal was writing: the match, the round, every action."""
-        path = config.save
-        if path is None or not path.exists():
-            raise ResumeError(f"no saved game to resume at {path}")
-        record = load(path)
-        meta = record.meta
-        if meta.get("format") != SAVE_FORMAT:
-            raise ResumeError(f"{path} is not a game saved by 'uno-attack play'")
-        names, kinds = list(meta["names"]), list(meta["kinds"])
-        humans = [n for n, k in zip(names, kinds, strict=True) if k == "human"]
-        bots = next((k for k in kinds if k != "human"), config.bots)
-        cfg = GameConfig(humans=humans, players=len(names), bots=bots,
-                         launcher=meta.get("launcher", config.launcher),
-                         policy=meta.get("policy", config.policy), seed=meta.get("seed"),
-                         options=record.options, save=path, bot_delay=config.bot_delay,
-                         catch_delay=config.catch_delay, animate=config.animate)
-        self = cls(cfg, launcher=launcher)
-        self.kinds = kinds
-        m = meta["match"]
-        self.match = Match(names, options=record.options, seed=meta.get("seed"),
-                           scores=list(m["scores"]), active=list(m["active"]),
-                           round_no=int(m["round_no"]), dealer=m["dealer"])
-        self.presses_before = int(meta.get("presses_before", 0))
+        """Rebuild the game a journal was writing: the match, the round, every action.
+
+        The save gives the game; the launcher is the one ``config`` names (the command
+        line's), never the save's: a save received from someone else must not choose
+        what this machine connects to.
+        """
+        if config.save is None:
+            raise ResumeError("no save file to resume from")
+        saved = read_saved_game(config.save)
+        cfg = replace(config, humans=saved.humans, players=len(saved.names),
+                      bots=saved.bots or config.bots, policy=saved.policy, seed=saved.seed,
+                      options=saved.record.options)
+        try:
+            self = cls(cfg, launcher=launcher)
+        except OptionError as exc:  # the save's options for its players
+            raise ResumeError(f"{saved.path}: key 'options': {exc}") from None
+        try:
+            self._replay(saved)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _replay(self, saved: SavedGame) -> None:
+        """Play the saved round's steps again, as the journal recorded them."""
+        record = saved.record
+        self.kinds = list(saved.kinds)
+        self.saved_launcher = saved.launcher
+        try:
+            self.match = Match(saved.names, options=record.options, seed=saved.seed,
+                               scores=list(saved.scores), active=list(saved.active),
+                               round_no=saved.round_no, dealer=saved.dealer)
+        except UnoAttackError as exc:
+            raise ResumeError(f"{saved.path}: {exc}") from None
+        self.presses_before = saved.presses_before
         self._seat_players()
         fresh = Transcript(name=record.name, players=record.players, dealer=record.dealer,
                            hands=record.hands, starter=record.starter,
                            launcher=record.launcher, rest=record.rest, options=record.options,
-                           scores=record.scores, meta=meta)
+                           scores=record.scores, meta=record.meta)
         table = Table(record.new_round(), self.players, self.launcher, fresh,
                       reload_rng=self.match.reload_rng())
         fires = iter(record.fires)
-        for step in record.steps:
+        for i, step in enumerate(record.steps):
             if not isinstance(step, ActionStep):
                 continue
             action = step.action
             if action.seat == table.game.to_act and not self.is_human(action.seat):
                 self.bot_choice_on(table.game, action.seat)  # keep a random bot's dice in step
-            fired = next(fires) if action.verb is Verb.PRESS else None
-            table.perform(action, fired=fired)
-        table.journal = path
+            fired = next(fires) if action.verb is Verb.PRESS else None  # one per press: checked
+            try:
+                table.perform(action, fired=fired)
+            except UnoAttackError as exc:
+                raise ResumeError(f"{saved.path}: key 'steps[{i}]': {exc}") from None
+        table.journal = self.journal
         self.table = table
         _fast_forward(self.launcher, self.presses_before + len(record.fires))
-        return self
 
     def bot_choice_on(self, game: Round, seat: int) -> None:
         self.players[seat].choose(game, seat, game.legal_actions())

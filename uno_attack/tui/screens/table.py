@@ -117,6 +117,8 @@ class TableScreen(Screen[None]):
             title = f"{whose} hand · {len(cards)} cards · {session.seat_score(viewer)} pts"
         if app.uno_armed:
             title += " · UNO! armed for your next play"
+        if app.unsaved:
+            title += " · ⚠ not saved"
         self.query_one("#hand-title", Label).update(title)
         self.query_one("#status", Static).update(app.status_text())
         self.query_one("#hand-panel").set_class(viewer is not None and viewer == to_act,
