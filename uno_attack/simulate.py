@@ -3,6 +3,11 @@
 Round ``i`` of a run with seed ``S`` draws everything (deal, dealer, launcher, bots)
 from ``(S, i)``, so the same seed gives the same output, and any one round can be
 replayed from its saved transcript.
+
+Every round is the first round of a match under the given options, played and saved as
+such: ``first_dealer`` chooses its dealer (drawn, random or a seat), and ``match`` and
+``target`` score it (``lowest`` adds each player's own hand; a ``points`` round that
+reaches the target ends its match). ``next_dealer`` has nothing to choose.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from uno_attack.bots import make_bot
+from uno_attack.journal import SaveError, clean_stale_temps
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
@@ -52,6 +58,14 @@ def player_names(players: int, bots: str) -> list[str]:
     return [f"{bots}-{i}" for i in range(1, players + 1)]
 
 
+def check_run(players: int, bots: str, options: Options, policy: str) -> None:
+    """Refuse, before anything is played or written, a run that cannot deal its first
+    round (a dealer seat beyond the table, hands too big for the deck) or has no such
+    ejection policy: :class:`~uno_attack.errors.UnoAttackError` names what is wrong."""
+    Match(player_names(players, bots), options).deal_round()
+    open_launcher("sim", policy=policy).close()
+
+
 def simulate(
     games: int,
     players: int,
@@ -70,13 +84,14 @@ def simulate(
     kinds = ["basic" if n.startswith("basic") else "random" for n in names]
     stats = SimulationStats(names=names)
     base = options or Options()
+    if save_dir is not None:
+        clean_stale_temps(save_dir)  # of a run killed mid-write
     for i in range(games):
         # mixed: the basic bot's seat rotates each round
         shift = i % players if bots == "mixed" else 0
         seated = [names[(s - shift) % players] for s in range(players)]
         seat_kinds = [kinds[(s - shift) % players] for s in range(players)]
-        match = Match(seated, Options(**{**base.to_dict(all_keys=True), "match": "single",
-                                         "first_dealer": "random"}), seed=f"{seed}:{i}")
+        match = Match(seated, base, seed=f"{seed}:{i}")
         game, record = match.deal_round()
         table_players = [make_bot(k, n, seed=f"{seed}:{i}:{n}") for k, n in
                          zip(seat_kinds, seated, strict=True)]
@@ -90,7 +105,11 @@ def simulate(
         stats.wins[seated[result.winner]] += 1
         if save_dir is not None:
             record.name = f"self-play round {i + 1} of seed {seed}: {', '.join(seated)}"
-            record.save(save_dir / f"round-{i + 1:05d}.json")
+            path = save_dir / f"round-{i + 1:05d}.json"
+            try:
+                record.save(path)
+            except OSError as exc:
+                raise SaveError(f"{path}: cannot write: {exc.strerror or exc}") from None
         if on_round is not None:
             on_round(i)
     return stats

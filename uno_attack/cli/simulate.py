@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
+from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
+from uno_attack.journal import check_save_folder
 from uno_attack.options import Options
-from uno_attack.simulate import BOT_MIXES, simulate
+from uno_attack.simulate import BOT_MIXES, check_run, simulate
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack simulate",
-        description="Bots play N full rounds with the simulated launcher. The same seed "
-                    "prints the same output.")
-    parser.add_argument("--games", type=int, default=100, help="rounds to play (default 100)")
-    parser.add_argument("--players", type=int, default=4, help="2 to 10 (default 4)")
+        description="Bots play N rounds with the simulated launcher, each the first round "
+                    "of a match under the given options. The same seed prints the same "
+                    "output.")
+    parser.add_argument("--games", type=whole_number, default=100,
+                        help="rounds to play (default 100)")
+    parser.add_argument("--players", type=whole_number, default=4, help="2 to 10 (default 4)")
     parser.add_argument("--bots", choices=BOT_MIXES, default="mixed",
                         help="mixed: one basic bot, the others random; its seat rotates")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=whole_number, default=1, help="a whole number (default 1)")
     parser.add_argument("--policy", default="attack", help="ejection policy (default attack)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of RULES.md section 9 (repeatable)")
+                        help="a rule option of RULES.md section 9 (repeatable); first_dealer "
+                             "chooses every round's dealer, match and target score each "
+                             "round as the first of such a match")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--save", type=Path, metavar="DIR",
                         help="write each round as a transcript that 'replay' accepts")
@@ -32,6 +37,12 @@ def main(argv: list[str]) -> int:
     if args.games < 1:
         parser.error(f"--games {args.games}: must be at least 1")
     options = Options.from_assignments(args.option)
+    if any(text.partition("=")[0].strip() == "next_dealer" for text in args.option):
+        raise UsageError("--option next_dealer: every simulated round is dealt afresh "
+                         "(first_dealer chooses its dealer), so there is no next dealer")
+    check_run(args.players, args.bots, options, args.policy)
+    if args.save is not None:
+        check_save_folder(args.save, flag="--save")
     stats = simulate(args.games, args.players, args.bots, args.seed, policy=args.policy,
                      options=options, save_dir=args.save)
     if args.json:
