@@ -18,6 +18,7 @@ from uno_attack.errors import OptionError
 from uno_attack.options import Options
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import Transcript
+from uno_attack.wording import article
 
 
 def round_rng(seed: int | str | None, round_no: int, purpose: str) -> random.Random:
@@ -132,7 +133,8 @@ class Match:
         game = Round.setup(hands=hands, dealer=dealer_seat, starter=starters,
                            launcher=launcher, options=self.options, scores=scores)
         record = Transcript(
-            name=f"round {self.round_no} of a {self.options.match} match (seed {self.seed})",
+            name=f"round {self.round_no} of {article(self.options.match)} {self.options.match} "
+                 f"match (seed {self.seed})",
             players=n, dealer=dealer_seat, hands=[list(h) for h in hands], starter=starters,
             launcher=launcher, rest="none", options=self.options, scores=scores,
             meta={"round": self.round_no, "seed": self.seed,

@@ -25,6 +25,7 @@ from uno_attack.journal import Journal
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
+from uno_attack.wording import as_object, count, verb_for
 
 
 class UnknownPressOutcome(LauncherError):
@@ -45,6 +46,7 @@ class TableEvent:
     fired: tuple[Card, ...] = ()
     reloaded: int = 0
     names: tuple[str, ...] = field(default=(), repr=False)
+    penalty: int = 0  # for a catch: the presses the caught player now owes
 
     def describe(self) -> str:
         """One line for a game log: who did what, what fired, who was caught."""
@@ -62,7 +64,7 @@ class TableEvent:
         if a.verb is Verb.PRESS:
             text = f"{who} pressed the launcher"
             if self.reloaded:
-                text += f" (reloaded with {self.reloaded} cards)"
+                text += f" (reloaded with {count(self.reloaded, 'card')})"
             n = len(self.fired)
             text += ": nothing fired" if n == 0 else f": {n} card{'s' if n != 1 else ''} fired!"
             if self.press is not None and self.press.status not in (EjectStatus.OK,):
@@ -70,9 +72,10 @@ class TableEvent:
             return text
         if a.verb is Verb.CATCH:
             other = self.names[a.target] if a.target is not None and a.target < len(
-                self.names) else a.target
-            presses = "press" if other == "You" else "presses"
-            return f"{who} caught {other} without UNO: {other} {presses} twice"
+                self.names) else f"seat {a.target}"
+            owes = verb_for(other, "owes", "owe")
+            return (f"{who} caught {as_object(other)} without UNO: {as_object(other)} {owes} "
+                    f"{count(self.penalty, 'press', 'presses')}")
         if a.verb is Verb.UNO:
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
@@ -171,8 +174,9 @@ class Table:
         else:
             game.push(action)  # checked above
             got = ()
+        penalty = game.owed[0][1] if action.verb is Verb.CATCH else 0
         self.record.steps.append(ActionStep(action))
-        event = TableEvent(action, press, got, len(reloaded), self.names)
+        event = TableEvent(action, press, got, len(reloaded), self.names, penalty)
         self.events.append(event)
         self._save()
         if self.on_event is not None:

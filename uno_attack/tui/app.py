@@ -34,6 +34,7 @@ from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
 from uno_attack.tui.screens.start import SavedGameOffer, StartScreen
 from uno_attack.tui.screens.table import TableScreen
 from uno_attack.tui.session import GameConfig, Session, resume_command
+from uno_attack.wording import count, name_seats, wins
 
 
 class UnoAttackApp(PressFlow, App[None]):
@@ -130,7 +131,7 @@ class UnoAttackApp(PressFlow, App[None]):
         game = s.game
         steps = len(s.table.record.steps) if s.table else 0
         if self.resumed:
-            self.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
+            self.write_log(f"Resumed round {s.match.round_no} after {count(steps, 'action')}.")
             note = s.launcher_note()
             if note is not None:
                 self.write_log(note)
@@ -269,7 +270,7 @@ class UnoAttackApp(PressFlow, App[None]):
         try:
             event = self.session.perform(action, **press)
         except UnoAttackError as exc:  # illegal now, or a count the engine refuses
-            self.say(str(getattr(exc, "reason", exc)))
+            self.refuse(str(getattr(exc, "reason", exc)))
             return None
         if action.verb in (Verb.PLAY, Verb.PRESS) and action.seat == self.viewer:
             self.uno_armed = False
@@ -294,6 +295,11 @@ class UnoAttackApp(PressFlow, App[None]):
         self.refresh_table()
         self.bell()
 
+    def refuse(self, reason: str) -> None:
+        """Say why the engine refused a choice, with the players' names for its seats."""
+        table = self.session.table
+        self.say(name_seats(reason, table.names if table is not None else ()))
+
     def human_act(self, action: Action) -> bool:
         """Try an action for a person: the engine says yes, or why not."""
         if self.busy:
@@ -304,7 +310,7 @@ class UnoAttackApp(PressFlow, App[None]):
             return False
         reason = game.illegal_reason(action)
         if reason is not None:
-            self.say(reason)
+            self.refuse(reason)
             return False
         if action.verb is Verb.PRESS:
             self.start_press(action.seat)
@@ -321,12 +327,12 @@ class UnoAttackApp(PressFlow, App[None]):
         probe = self._play_action(seat, card, Color.RED, (seat + 1) % game.players)
         reason = game.illegal_reason(probe)
         if reason is not None:
-            self.say(reason)
+            self.refuse(reason)
             return
         if card.is_wild:
             self.push_screen(ColorPicker(card.name), partial(self._play_wild, seat, card))
         elif card.symbol == TRADE_HANDS:
-            others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} cards)")
+            others = [(s, f"{self.session.seat_name(s)} ({count(len(game.hands[s]), 'card')})")
                       for s in range(game.players) if s != seat]
             self.push_screen(SeatPicker(f"Trade hands with whom? ({card.name})", others),
                              partial(self._play_trade, seat, card))
@@ -376,14 +382,13 @@ class UnoAttackApp(PressFlow, App[None]):
                             else "UNO call cancelled")
             self.refresh_table()
         elif self.viewer is not None:
-            self.say(game.illegal_reason(Action.call_uno(self.viewer)) or "")
+            self.refuse(game.illegal_reason(Action.call_uno(self.viewer)) or "")
 
     def catch_key(self) -> None:
         game = self.session.game
         if self.viewer is None:
             return
-        others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} card"
-                   f"{'s' if len(game.hands[s]) != 1 else ''})")
+        others = [(s, f"{self.session.seat_name(s)} ({count(len(game.hands[s]), 'card')})")
                   for s in range(game.players) if s != self.viewer]
         self.push_screen(SeatPicker("Catch whom? (a player with one card who has not "
                                     "called UNO)", others), self._caught)
@@ -420,10 +425,10 @@ class UnoAttackApp(PressFlow, App[None]):
             w = m.winner
             winner = " and ".join(m.names[p] for p in w) if isinstance(w, tuple) else (
                 m.names[w] if w is not None else None)
-            winner = _wins(winner or "nobody") if not isinstance(w, tuple) else f"{winner} share"
+            winner = wins(winner or "nobody") if not isinstance(w, tuple) else f"{winner} share"
 
-        self.write_log(f"{names[result.winner]} went out: {_wins(names[result.winner])} the round!")
-        self.push_screen(ScoreboardScreen(f"{_wins(names[result.winner])} round {m.round_no}!",
+        self.write_log(f"{names[result.winner]} went out: {wins(names[result.winner])} the round!")
+        self.push_screen(ScoreboardScreen(f"{wins(names[result.winner])} round {m.round_no}!",
                                           lines, winner=winner, round_no=m.round_no,
                                           target=m.options.target, mode=m.options.match),
                          self._after_scoreboard)
@@ -510,15 +515,10 @@ class UnoAttackApp(PressFlow, App[None]):
             return f"{you} name the colour of the wild starter."
         if game.owed:
             owed = game.owed[0][1]
-            what = ("until a card fires" if owed == FIRE
-                    else f"{owed} time{'s' if owed != 1 else ''}")
+            what = "until a card fires" if owed == FIRE else count(owed, "time")
             return f"{you} must press the launcher {what}: Space."
         if game.phase is Phase.AFTER_PRESS:
             return "Play a card that just fired (✓), or pass: p."
         turn = f"{name}, your turn" if len(s.human_seats) > 1 else "Your turn"
         return f"{turn}: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."
 
-
-def _wins(name: str) -> str:
-    """``Ada wins`` but ``You win``."""
-    return "You win" if name == "You" else f"{name} wins"

@@ -137,6 +137,19 @@ class Session:
     def human_seats(self) -> list[int]:
         return [s for s in range(len(self.seating)) if self.is_human(s)]
 
+    def called_uno(self, seat: int) -> bool:
+        """Whether the player in ``seat`` called UNO for the one card they hold: the last
+        event about it was a call (with a play, or alone), not a play without one, a
+        catch or a trade that gave them the card."""
+        assert self.table is not None
+        for event in reversed(self.table.events):
+            a = event.action
+            if a.seat == seat and a.verb in (Verb.UNO, Verb.PLAY):
+                return a.verb is Verb.UNO or a.uno
+            if a.target == seat and a.verb in (Verb.CATCH, Verb.PLAY):
+                return False
+        return False
+
     def seat_score(self, seat: int) -> int:
         return self.match.scores[self.player_of(seat)]
 

@@ -21,6 +21,7 @@ from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
 from uno_attack.tui.widgets.topcard import TopCardView
+from uno_attack.wording import count
 
 LOG_STYLES = (("caught", "bold red"), ("fired!", "magenta"), ("UNO", "bold yellow"),
               ("wins", "bold green"), ("Round ", "bold"), ("Resumed", "bold"))
@@ -39,8 +40,9 @@ class TableScreen(Screen[None]):
     """The game table."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("left", "move(-1)", "Card", show=False),
-        Binding("right", "move(1)", "Card", show=False),
+        # priority: a scrollable part under them (the log) must not take the arrows
+        Binding("left", "move(-1)", "Card", show=False, priority=True),
+        Binding("right", "move(1)", "Card", show=False, priority=True),
         Binding("enter", "play_selected", "Play"),
         Binding("space", "press", "Press"),
         Binding("u", "uno", "UNO"),
@@ -80,17 +82,19 @@ class TableScreen(Screen[None]):
         game = session.game
         viewer = app.viewer
         to_act = game.to_act
-        owed = {int(seat): count for seat, count in reversed(game.owed)}
+        owed = {int(seat): n for seat, n in reversed(game.owed)}
         infos = []
         for seat in range(game.players):
             if seat == viewer:
                 continue
-            count = owed.get(seat)
-            owes = "" if count is None else (
-                "owes presses until a card fires" if count == FIRE else f"owes {count} press")
+            n = owed.get(seat)
+            owes = "" if n is None else (
+                "owes presses until a card fires" if n == FIRE
+                else f"owes {count(n, 'press', 'presses')}")
             infos.append(SeatInfo(
                 seat, session.seat_name(seat), len(game.hands[seat]), session.seat_score(seat),
                 to_act=seat == to_act, uno=len(game.hands[seat]) == 1,
+                called=len(game.hands[seat]) == 1 and session.called_uno(seat),
                 catchable=game.uno_seat == seat, owes=owes))
         self.query_one(SeatsBar).show(infos)
         top = self.query_one(TopCardView)
@@ -114,7 +118,7 @@ class TableScreen(Screen[None]):
         if viewer is not None:
             name = session.seat_name(viewer)
             whose = "Your" if len(session.human_seats) == 1 else f"{name}'s"
-            title = f"{whose} hand · {len(cards)} cards · {session.seat_score(viewer)} pts"
+            title = f"{whose} hand · {count(len(cards), 'card')} · {session.seat_score(viewer)} pts"
         if app.uno_armed:
             title += " · UNO! armed for your next play"
         if app.unsaved:
