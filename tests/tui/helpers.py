@@ -9,6 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from uno_attack.actions import Action, Verb
 from uno_attack.cards import parse_cards
 from uno_attack.launcher import Launcher
 from uno_attack.options import Options
@@ -90,3 +91,16 @@ def run(test: Callable[[Pilot[Any]], Awaitable[None]], app: UnoAttackApp,
 
 def log_text(app: UnoAttackApp) -> str:
     return "\n".join(app.log_lines)
+
+
+def save_a_game(path: Path, presses: int = 3) -> None:
+    """Write a real save at ``path``: a game of three, some presses in (the person
+    presses on each turn; the bots play), as ``uno-attack play`` writes it."""
+    session = Session(GameConfig(players=3, seed=3, launcher="fixed:1", save=path))
+    session.start_round()
+    while len(session.table.record.fires) < presses:
+        seat = session.game.to_act
+        assert seat is not None
+        action = Action.press(seat) if session.is_human(seat) else session.bot_choice(seat)
+        session.perform(action, fired=1 if action.verb is Verb.PRESS else None)
+    session.close()

@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.tui.helpers import save_a_game
 from tests.tui.ptygame import PtyGame, game_env
-from uno_attack.actions import Action, Verb
-from uno_attack.tui.session import GameConfig, Session
 
 #: Runs ``uno-attack play`` with the first bot move raising, as an unforeseen bug would,
 #: and marks the launcher's closing in a file.
@@ -115,19 +114,6 @@ def test_save_paths_that_cannot_hold_a_game(tmp_path: Path) -> None:
                     "no saved game to resume at")
 
 
-def make_save(path: Path) -> dict[str, Any]:
-    """A real save of a game a few presses in (the person presses; bots move), as JSON."""
-    session = Session(GameConfig(players=3, seed=3, launcher="fixed:1", save=path))
-    session.start_round()
-    while len(session.table.record.fires) < 3:
-        seat = session.game.to_act
-        assert seat is not None
-        action = Action.press(seat) if session.is_human(seat) else session.bot_choice(seat)
-        session.perform(action, fired=1 if action.verb is Verb.PRESS else None)
-    session.close()
-    return json.loads(path.read_text())
-
-
 def _drop_scores(d: dict[str, Any]) -> None:
     del d["meta"]["match"]["scores"]
 
@@ -173,7 +159,8 @@ def test_a_bad_save_is_one_line_naming_file_and_key(
         tmp_path: Path, change: Callable[[dict[str, Any]], None],
         fragments: tuple[str, ...]) -> None:
     path = tmp_path / "game.json"
-    data = make_save(path)
+    save_a_game(path)
+    data = json.loads(path.read_text())
     assert play(tmp_path, "--resume", "--save", str(path), "--help").returncode == 0
     change(data)
     path.write_text(json.dumps(data))
