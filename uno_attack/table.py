@@ -59,7 +59,7 @@ class TableEvent:
                 text += f", naming {a.color}"
             if a.target is not None:
                 other = self.names[a.target] if a.target < len(self.names) else a.target
-                text += f", trading hands with {other}"
+                text += f", trading hands with {as_object(str(other))}"
             return text + (" and called UNO!" if a.uno else "")
         if a.verb is Verb.PRESS:
             text = f"{who} pressed the launcher"

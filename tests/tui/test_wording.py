@@ -145,3 +145,29 @@ def test_engine_reasons_read_with_names() -> None:
         "the round is over (Ada went out)"
     assert name_seats("there is no seat 7 to catch", names) == "there is no seat 7 to catch"
     assert name_seats("seat 0 has no UNO to call", names) == "You have no UNO to call"
+
+
+class TradingBot:
+    """Trades hands with seat 0 when it can."""
+
+    kind = "scripted"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def choose(self, game: Round, seat: int, legal: list[Action]) -> Action:
+        return next((a for a in legal if a.target == 0), legal[0])
+
+    def react(self, game: Round, seat: int) -> Action | None:
+        return None
+
+
+def test_a_trade_with_you_says_you(tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, the_deal=deal(["G5 G6 G7", "RT B2 B3"], "R3", dealer=0))
+    app.session.players[1] = TradingBot("Ada")
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await settle(pilot, lambda: "Trade Hands" in log_text(app))
+        assert "Ada played red Trade Hands, trading hands with you" in log_text(app)
+
+    run(body, app)
