@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.one_line import assert_one_line
 from tests.tui.helpers import save_a_game
 from tests.tui.ptygame import PtyGame, game_env
 
@@ -58,15 +59,6 @@ def play(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "uno_attack", "play", *args],
                           capture_output=True, text=True, errors="backslashreplace",
                           timeout=60, env=game_env(tmp_path), stdin=subprocess.DEVNULL)
-
-
-def assert_one_line(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    assert "Traceback" not in result.stderr, result.stderr
-    assert result.returncode == 2, result.stdout + result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 @pytest.mark.parametrize(("args", "fragments"), [

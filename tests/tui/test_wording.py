@@ -86,15 +86,20 @@ def test_a_catch_says_who_owes_what(tmp_path: Path) -> None:
     run(body, app)
 
 
-def test_catching_a_bot_names_it_and_its_penalty(tmp_path: Path) -> None:
+def _bot_down_to_one_card(tmp_path: Path, *, calls: bool) -> Any:
+    """Ada (seat 1) starts and plays down to one card, calling UNO or not."""
     app = make_app(tmp_path, players=2, catch_delay=30.0,
                    the_deal=deal(["G5 G6 G7", "R7 B2"], "R3", dealer=0))
-    app.session.players[1] = OneCardBot("Ada", calls=False)
+    app.session.players[1] = OneCardBot("Ada", calls=calls)
+    return app
+
+
+def test_catching_a_bot_names_it_and_its_penalty(tmp_path: Path) -> None:
+    app = _bot_down_to_one_card(tmp_path, calls=False)
 
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: app.session.game.uno_seat == 1)
-        badge = app.table_screen.query_one(SeatBadge)
-        assert "forgot UNO" in str(badge.render())
+        assert "forgot UNO!" in str(app.table_screen.query_one(SeatBadge).render())
         await pilot.press("c", "1")
         await settle(pilot, lambda: "You caught Ada" in log_text(app))
         assert "You caught Ada without UNO: Ada owes 2 presses" in log_text(app)
@@ -103,9 +108,7 @@ def test_catching_a_bot_names_it_and_its_penalty(tmp_path: Path) -> None:
 
 
 def test_a_called_uno_and_a_forgotten_one_look_different(tmp_path: Path) -> None:
-    app = make_app(tmp_path, players=2, catch_delay=30.0,
-                   the_deal=deal(["G5 G6 G7", "R7 B2"], "R3", dealer=0))
-    app.session.players[1] = OneCardBot("Ada", calls=True)
+    app = _bot_down_to_one_card(tmp_path, calls=True)
 
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: len(app.session.game.hands[1]) == 1)

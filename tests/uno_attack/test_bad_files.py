@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.one_line import assert_one_line
+
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "transcripts"
 
 
@@ -21,15 +23,6 @@ def replay(*paths: str | bytes) -> subprocess.CompletedProcess[str]:
 
 def example() -> dict:
     return json.loads((SHARED / "00-example.json").read_text())
-
-
-def assert_one_line(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    assert "Traceback" not in result.stderr, result.stderr
-    assert result.returncode == 2, result.stdout + result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 @pytest.mark.parametrize(("content", "fragments"), [
