@@ -17,8 +17,11 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "transcripts"
 
 
 def replay(*paths: str | bytes) -> subprocess.CompletedProcess[str]:
+    # output that refuses text it cannot encode (as a CI runner's PYTHONIOENCODING=utf-8 does)
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "uno_attack", "replay", *paths],
-                          capture_output=True, text=True, errors="backslashreplace", timeout=60)
+                          capture_output=True, text=True, errors="backslashreplace", timeout=60,
+                          env=env)
 
 
 def example() -> dict:
@@ -78,3 +81,9 @@ def test_a_name_no_terminal_encoding_can_print(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert "bad-\\udcff.json" in result.stdout
+
+
+def test_a_lone_surrogate_in_the_name_is_refused_before_it_is_printed(tmp_path: Path) -> None:
+    path = tmp_path / "named.json"
+    path.write_text(json.dumps({**example(), "name": "R\ud83d"}))
+    assert_one_line(replay("-v", str(path)), f"{path}: key 'name': not valid Unicode")
