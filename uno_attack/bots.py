@@ -3,7 +3,8 @@
 ``random`` picks uniformly among the legal actions. ``basic`` plays sensibly: sheds
 high-point cards early, keeps wilds for need, aims Trade Hands at the smallest hand,
 hits an opponent close to going out, calls UNO with its play and catches others who
-forget. Bots read the engine; they never hold rules of their own.
+forget. Bots read the engine and ask the rule set what a card is; they never hold rules
+of their own.
 """
 
 from __future__ import annotations
@@ -14,17 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from uno_attack.actions import Action, Verb
-from uno_attack.cards import (
-    COLORS,
-    DISCARD_ALL,
-    HIT2,
-    SKIP,
-    TRADE_HANDS,
-    WILD_ALL_HIT,
-    WILD_HIT_FIRE,
-    Card,
-    Color,
-)
+from uno_attack.cards import COLORS, Card, Color
 from uno_attack.engine import Round
 
 BOT_KINDS = ("random", "basic")
@@ -107,23 +98,23 @@ class BasicBot:
     def _score(self, game: Round, seat: int, action: Action) -> float:
         card = action.card
         assert card is not None
+        kind = game.kind(card)
         hand = game.hands[seat]
         nxt = game.next_seat(seat)
         threat = len(game.hands[nxt]) <= 2
-        score = float(card.points)
-        symbol = card.symbol
-        if card.is_wild:
+        score = float(kind.points)
+        if kind.wild:
             rest = [c for c in hand if c is not card]
             # keep wilds for need: only worth it when nothing coloured can be played
             score = 0.5
             if action.color is not self._best_color(rest):
                 return -1000.0
-            if symbol in (WILD_ALL_HIT, WILD_HIT_FIRE):
+            if kind.hits:
                 score += 10 + (40 if threat else 0)
             if len(hand) <= 2:
                 score += 60
             return score
-        if symbol == TRADE_HANDS:
+        if kind.names_seat:
             target = action.target
             assert target is not None
             smallest = min(len(game.hands[s]) for s in range(game.players) if s != seat)
@@ -131,10 +122,9 @@ class BasicBot:
                 return -500.0
             gain = (len(hand) - 1) - len(game.hands[target])
             return score + 20 * gain if gain > 0 else -200.0
-        if symbol == DISCARD_ALL:
-            shed = sum(1 for c in hand if c.color is card.color)
-            score += 15 * shed
-        if symbol in (HIT2, SKIP) and threat:
+        if kind.lays_down is not None:
+            score += 15 * len(kind.lays_down(game.rules, hand, card))
+        if kind.skips and threat:
             score += 40
         # prefer staying in a colour we hold many of
         score += 2 * sum(1 for c in hand if c.color is card.color)

@@ -1,14 +1,22 @@
-"""The rules engine: one round of UNO Attack as a pure state machine.
+"""The rules engine: one round as a pure state machine, for any rule set.
 
 In the manner of python-chess's ``Board``: a :class:`Round` holds the state, lists the
-legal actions of the seat to act (:meth:`Round.legal_actions`), and :meth:`Round.apply`
-either performs an action or raises :class:`IllegalActionError` naming the rule broken —
-and then the state is exactly as before (every check is made before anything changes).
+legal actions of any seat (:meth:`Round.legal_actions`), and :meth:`Round.apply` either
+performs an action and returns what happened (:class:`Applied`) or raises
+:class:`IllegalActionError` naming the rule broken, and then nothing has changed (every
+check, and every call of a reload's ``shuffle``, comes before the first change).
+:meth:`Round.push` is the unchecked layer for self-play; it returns the same fields as a
+plain tuple, which is cheaper to make.
+
+What the cards do is the rule set's (:mod:`uno_attack.rules`): the engine asks each
+card's kind for its effect as a play, a starter and a last card, and keeps the turn,
+the owed penalties (:mod:`uno_attack.penalties`), the UNO window and the end of the round.
+Scoring the round is the match's business (:mod:`uno_attack.scoring`).
 
 The engine has no I/O, no clock and no randomness of its own. A press is a chance event:
-the caller supplies how many cards fired (``apply(action, fired=k)``) and, if the press
-reloads the launcher, how to shuffle the reloaded cards (``shuffle=``; without it they are
-loaded in the order they were discarded, as in a transcript).
+the caller supplies how many cards fired (``apply(action, fired=k)``) and, if a press or a
+draw reloads the launcher or pile, how to shuffle the reloaded cards (``shuffle=``;
+without it they are loaded in the order they were discarded, as in a transcript).
 """
 
 from __future__ import annotations
@@ -17,84 +25,107 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from uno_attack.actions import Action, Verb
-from uno_attack.cards import (
-    ALL_CARDS,
-    COLORS,
-    DISCARD_ALL,
-    HIT2,
-    NUMBERS,
-    REVERSE,
-    SKIP,
-    TRADE_HANDS,
-    WILD,
-    WILD_ALL_HIT,
-    WILD_HIT_FIRE,
-    Card,
-    Color,
-    canonical_sorted,
-)
+from uno_attack.cards import COLORS, Card, Color
 from uno_attack.errors import IllegalActionError
 from uno_attack.options import Options
-from uno_attack.scoring import RoundResult, score_round
-
-#: An owed press count meaning "press until at least one card fires".
-FIRE = "fire"
-#: Symbols whose play only passes the turn on.
-_NO_EFFECT = frozenset((*NUMBERS, DISCARD_ALL, WILD))
+from uno_attack.penalties import FIRE, Cause, Count, Owed, Unit, Why
+from uno_attack.rules import ATTACK, Kind, Moves, RuleSet, rule_set
 
 Shuffle = Callable[[list[Card]], None]
 
 
 class Phase(Enum):
-    """What the round waits for (owed presses come before any of these)."""
+    """What the round waits for (owed penalties come before any of these)."""
 
-    CHOOSE = "choose"            # the player left of the dealer names a wild starter's colour
-    PLAY = "play"                # the seat whose turn it is plays or presses
-    AFTER_PRESS = "after_press"  # play_after_press: play a card just fired, or pass
-    OVER = "over"                # the round is scored
+    CHOOSE = "choose"  # the player left of the dealer names a wild starter's colour
+    PLAY = "play"      # the seat whose turn it is plays, presses or draws
+    AFTER = "after"    # after a press or draw: play a card that arrived, or pass
+    OVER = "over"      # a hand is empty and nothing more is owed
 
 
-# Enum members for the hot paths, looked up once: in CPython 3.11 ``Phase.PLAY`` costs
-# ten times a module global, and self-play does it several times per action.
-_PLAYING = Phase.PLAY
-_PLAY, _PRESS = Verb.PLAY, Verb.PRESS
+class Applied(NamedTuple):
+    """What one action did, for the table loop, a log, a screen or a network view.
+
+    ``played``: the cards put on the discard pile, in order (a Discard All's cards before
+    it). ``gained``: the cards the acting seat took by pressing or drawing. ``reloads``:
+    each reload of the launcher or pile it caused, first card to fire first. ``owed``: the
+    penalties owed after it. ``skipped``: seats that lost their turn to it. ``hands``: the
+    hands that changed owner, as ``(from_seat, to_seat)``. ``revealed``: a challenged
+    player's seat and hand, to show the challenger. ``winner`` and ``over`` as after it.
+    """
+
+    action: Action
+    played: tuple[Card, ...] = ()
+    gained: tuple[Card, ...] = ()
+    reloads: tuple[tuple[Card, ...], ...] = ()
+    owed: tuple[Owed, ...] = ()
+    skipped: tuple[int, ...] = ()
+    hands: tuple[tuple[int, int], ...] = ()
+    revealed: tuple[int, tuple[Card, ...]] | None = None
+    winner: int | None = None
+    over: bool = False
+
+
+#: What :meth:`Round.push` returns: the fields of :class:`Applied` as a plain tuple, in
+#: order. A plain tuple costs a fraction of a named one, and self-play makes one per
+#: action; ``Applied._make(raw)`` names the fields.
+RawApplied = tuple[Action, tuple[Card, ...], tuple[Card, ...], tuple[tuple[Card, ...], ...],
+                   tuple[Owed, ...], tuple[int, ...], tuple[tuple[int, int], ...],
+                   tuple[int, tuple[Card, ...]] | None, int | None, bool]
+
+# Looked up once for the hot paths: in CPython 3.11 ``Phase.PLAY`` costs ten times a
+# module global, and self-play does it several times per action.
+_PLAYING, _OVER = Phase.PLAY, Phase.OVER
+_PLAY, _PRESS, _DRAW = Verb.PLAY, Verb.PRESS, Verb.DRAW
+_NO_MOVES = Moves()
+_PAST = {_PRESS: "pressed", _DRAW: "drawn"}
+_named = tuple.__new__
+
+
+def _raw(action: Action, played: tuple[Card, ...], gained: tuple[Card, ...],
+         reloads: tuple[tuple[Card, ...], ...], owed: list[Owed], moves: Moves,
+         winner: int | None, over: bool) -> RawApplied:
+    return (action, played, gained, reloads, tuple(owed) if owed else (), moves.skipped,
+            moves.hands, None, winner, over)
 
 
 class Round:
-    """One round: hands, launcher, discard pile, turn, owed presses, UNO window, result.
+    """One round: hands, stock, discard pile, turn, owed penalties, UNO window, winner.
 
-    Build one with :meth:`setup` (from a deal, a transcript or a saved game). Seats are
-    ``0 … n-1``; clockwise is increasing seat number.
+    The **stock** is where cards are taken from: the launcher in UNO Attack, the draw
+    pile in classic UNO. Build a round with :meth:`setup` (from a deal, a transcript or a
+    saved game). Seats are ``0 … n-1``; clockwise is increasing seat number.
     """
 
     __slots__ = (
-        "_ways", "cards_fired", "color", "dealer", "direction", "discard", "hands",
-        "just_fired", "launcher", "options", "owed", "phase", "players", "presses", "result",
-        "scores_before", "turn", "uno_seat", "winner",
+        "_kinds", "_matching", "_take", "_ways", "arrived", "color", "dealer", "direction",
+        "discard", "hands", "options", "owed", "phase", "players", "rules", "stock", "turn",
+        "uno_seat", "winner",
     )
 
     def __init__(self) -> None:  # use Round.setup()
+        self.rules: RuleSet = ATTACK
+        self.options = Options()
         self.players = 0
         self.dealer = 0
-        self.options = Options()
         self.hands: list[list[Card]] = []
-        self.launcher: deque[Card] = deque()
+        self.stock: deque[Card] = deque()
         self.discard: list[Card] = []
         self.color: Color | None = None
         self.direction = 1
         self.turn = 0
-        self.owed: list[list[int | str]] = []  # [seat, count or FIRE], first one first
+        self.owed: list[Owed] = []         # first one first; read-only outside the engine
         self.phase = Phase.PLAY
-        self.just_fired: list[Card] = []       # the cards of the last press (play_after_press)
-        self.uno_seat: int | None = None       # seat whose UNO window is open, not yet called
+        self.arrived: tuple[Card, ...] = ()  # the cards of the last press or draw (Phase.AFTER)
+        self.uno_seat: int | None = None   # seat whose UNO window is open, not yet called
         self.winner: int | None = None
-        self.result: RoundResult | None = None
-        self.scores_before: tuple[int, ...] = ()
-        self.presses = 0
-        self.cards_fired = 0
+        self._kinds: dict[Card, Kind] = {}
+        self._matching: dict[Card, dict[Color | None, frozenset[Card]]] = {}
         self._ways: tuple[dict[Card, tuple[Action, ...]], ...] = ()  # plays per seat and card
+        self._take: tuple[Action, ...] = ()  # each seat's press (or draw)
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -104,14 +135,15 @@ class Round:
         hands: Sequence[Sequence[Card]],
         dealer: int,
         starter: Card | Sequence[Card],
-        launcher: Iterable[Card],
+        stock: Iterable[Card],
         options: Options | None = None,
-        scores: Sequence[int] | None = None,
     ) -> Round:
-        """A round as dealt: each seat's hand, the starter(s) turned up, the launcher's cards.
+        """A round as dealt: each seat's hand, the starter(s) turned up, the stock's cards
+        (the first to be taken first). The rule set is the one ``options`` name.
 
         ``starter`` may list several cards turned up in order; every one but the last must
-        be a Trade Hands, which goes back to the bottom of the launcher (RULES.md 3.3).
+        be of a kind that is put back (Trade Hands, a classic Wild Draw Four), which goes
+        to the bottom of the stock (RULES.md 3.3, VARIANTS.md A3).
         """
         game = cls()
         n = len(hands)
@@ -122,53 +154,54 @@ class Round:
         starters = [starter] if isinstance(starter, Card) else list(starter)
         if not starters:
             raise ValueError("a round needs a starter card")
-        for card in starters[:-1]:
-            if card.symbol != TRADE_HANDS:
-                raise ValueError(f"starter {card} was followed by another starter, but only a "
-                                 "Trade Hands is put back (RULES.md 3.3)")
-        if starters[-1].symbol == TRADE_HANDS:
-            raise ValueError("the last starter is a Trade Hands, which must be put back "
-                             "(RULES.md 3.3)")
-        game.players = n
-        game._ways = _seat_plays(n)
-        game.dealer = dealer
         game.options = options or Options()
+        game.rules = rules = rule_set(game.options.rules)
+        game._kinds = rules.kinds_for(game.options)
+        setup_ref = rules.refs["setup"]
+        for card in starters[:-1]:
+            if not game._kinds[card].put_back:
+                raise ValueError(f"starter {card} was followed by another starter, but only "
+                                 f"a card that is put back may be ({setup_ref})")
+        if game._kinds[starters[-1]].put_back:
+            raise ValueError(f"the last starter {starters[-1]} must be put back and the next "
+                             f"card turned ({setup_ref})")
+        game.players = n
+        game._matching = rules.matching
+        game._ways = _seat_plays(rules, n, _seat_naming(game._kinds))
+        game._take = _take_actions(rules.unit, n)
+        game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
-        game.launcher = deque(launcher)
-        game.launcher.extend(starters[:-1])
+        game.stock = deque(stock)
+        game.stock.extend(starters[:-1])
         game.discard = [starters[-1]]
-        game.scores_before = tuple(scores) if scores is not None else (0,) * n
-        if len(game.scores_before) != n:
-            raise ValueError(f"scores list {len(game.scores_before)} seats, the round has {n}")
         game._start(starters[-1])
         return game
 
     def _start(self, starter: Card) -> None:
-        """Apply the starter's effect (RULES.md section 3, the starter table)."""
+        """Apply the starter's effect (RULES.md 3, VARIANTS.md A3: the starter tables)."""
         left = (self.dealer + 1) % self.players
         self.turn = left
         self.color = starter.color
-        symbol = starter.symbol
-        if symbol == SKIP:
-            self.turn = (left + 1) % self.players
-        elif symbol == REVERSE:
-            self.direction = -1
-            self.turn = self.dealer
-        elif symbol == HIT2:
-            self.owed.append([left, 2])
-            self.turn = (left + 1) % self.players
-        elif starter.is_wild:
-            self.phase = Phase.CHOOSE
+        kind = self._kinds[starter]
+        if kind.wild:
+            self.phase = Phase.CHOOSE  # its effect follows once the colour is named
+        elif kind.starter is not None:
+            kind.starter(self, left)
 
-    def _after_starter_colour(self) -> None:
-        """The presses of a Wild All Hit or Wild Hit-Fire starter, once its colour is named."""
-        left = (self.dealer + 1) % self.players
-        symbol = self.discard[-1].symbol
-        if symbol == WILD_ALL_HIT:
-            self.owed.extend([s, 1] for s in self._seats_from(left, 1) if s != self.dealer)
-        elif symbol == WILD_HIT_FIRE:
-            self.owed.append([left, FIRE])
-            self.turn = (left + 1) % self.players
+    # ------------------------------------------------------------------ what effects use
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places on from ``seat`` in the current direction."""
+        return (seat + steps * self.direction) % self.players
+
+    def owe(self, seat: int, count: Count, cause: Cause, *, answerable: bool = False,
+            first: bool = False) -> None:
+        """``seat`` owes ``count`` presses or draws (the rule set's unit) for ``cause``;
+        ``first``: before everything already owed (a catch, RULES.md 7)."""
+        owed = Owed(seat, count, self.rules.unit, cause, answerable)
+        if first:
+            self.owed.insert(0, owed)
+        else:
+            self.owed.append(owed)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -177,108 +210,101 @@ class Round:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def to_act(self) -> int | None:
-        """The seat that must act next: a seat owing a press, else the seat whose turn it is;
-        ``None`` once the round is over."""
+        """The seat that must act next: a seat owing a penalty, else the seat whose turn it
+        is; ``None`` once the round is over."""
         if self.owed:
-            return self.owed[0][0]  # type: ignore[return-value]
-        if self.phase is Phase.OVER:
+            return self.owed[0].seat
+        if self.phase is _OVER:
             return None
         return self.turn
 
-    def next_seat(self, seat: int, steps: int = 1) -> int:
-        """The seat ``steps`` places on from ``seat`` in the current direction."""
-        return (seat + steps * self.direction) % self.players
+    @property
+    def take_verb(self) -> Verb:
+        """How this rule set takes cards: ``press`` (Attack) or ``draw`` (classic)."""
+        return _PRESS if self.rules.unit is Unit.PRESS else _DRAW
 
-    def _seats_from(self, first: int, direction: int) -> list[int]:
-        return [(first + i * direction) % self.players for i in range(self.players)]
+    def kind(self, card: Card) -> Kind:
+        """The card's kind in this game (its options included)."""
+        return self._kinds[card]
 
     def matches(self, card: Card) -> bool:
-        """Whether ``card`` may be played on the top card (RULES.md section 4)."""
-        return (card.color is None or card.color is self.color
-                or card.symbol == self.discard[-1].symbol)
+        """Whether ``card`` may be played on the top card (RULES.md 4)."""
+        return card in self._matching[self.discard[-1]][self.color]
 
     def has_playable(self, seat: int) -> bool:
+        """Whether ``seat`` holds a card it could play on its turn now."""
         return any(self._playable(seat, card) for card in self.hands[seat])
 
     def _playable(self, seat: int, card: Card) -> bool:
-        if not self.matches(card):
+        """A card that may be played by itself from ``seat``'s hand on its turn."""
+        if card not in self._matching[self.discard[-1]][self.color]:
             return False
-        return not (card.symbol == TRADE_HANDS and len(self.hands[seat]) == 1
-                    and not self.options.trade_hands_last)
+        return len(self.hands[seat]) != 1 or self._kinds[card].end_refusal is None
 
     def hand_after(self, action: Action) -> int:
-        """How many cards the acting seat will hold once a play and its effects are done."""
-        hand = self.hands[action.seat]
-        card = action.card
-        assert card is not None
-        if card.symbol == DISCARD_ALL:
-            return sum(1 for c in hand if c.color is not card.color)
-        if card.symbol == TRADE_HANDS and len(hand) > 1 and action.target is not None:
-            return len(self.hands[action.target])
-        return len(hand) - 1
+        """How many cards the acting seat will hold once this legal play and its effects
+        are done (a Discard All's cards and a trade included)."""
+        probe = self.copy()
+        probe.push(Action.play(action.seat, action.cards, action.color, action.target))
+        return len(probe.hands[action.seat])
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every action ``seat`` may take now (default: the seat to act), each once.
+        """Every one-card action ``seat`` may take now (default: the seat to act).
 
-        Besides the seat to act, another seat may have ``uno`` or ``catch N`` to make.
-        A play that may carry an UNO call is listed once, without it.
+        The seat to act gets what a transcript's ``legal`` lists (:meth:`listed_actions`);
+        any seat also gets what it may do out of turn now (call UNO, catch). A play that
+        may carry an UNO call is listed once, without it.
         """
-        if self.phase is _PLAYING and not self.owed and (seat is None or seat == self.turn):
-            seat = self.turn  # the common case first: a turn to play or press
-            actions = self._hand_plays(seat)
-            actions.append(_press_action(seat))
-        else:
-            to_act = self.to_act
-            if to_act is None:
-                return []
-            if seat is None:
-                seat = to_act
-            actions = self._other_actions(seat, to_act)
+        turn = self.turn
+        if self.phase is _PLAYING and not self.owed and (seat is None or seat == turn):
+            # the common case first, written out flat: the hot path of self-play
+            hand = self.hands[turn]
+            matching = self._matching[self.discard[-1]][self.color]
+            ways = self._ways[turn]
+            actions: list[Action] = []
+            for card in dict.fromkeys(hand):
+                if card in matching:
+                    actions.extend(ways[card])
+            if len(hand) == 1 and actions and self._kinds[hand[0]].end_refusal is not None:
+                actions = []  # a kind that may not be the last card (Trade Hands, RULES.md 4)
+            actions.append(self._take[turn])
+            window = self.uno_seat
+            if window is not None:
+                actions.append(Action.call_uno(turn) if window == turn
+                               else Action.catch(turn, window))
+            return actions
+        to_act = self.to_act
+        if to_act is None:
+            return []
+        if seat is None:
+            seat = to_act
+        actions = self._turn_actions(seat) if seat == to_act else []
         window = self.uno_seat
         if window is not None:
-            if window == seat:
-                actions.append(Action.call_uno(seat))
-            else:
-                actions.append(Action.catch(seat, window))
+            actions.append(Action.call_uno(seat) if window == seat else Action.catch(seat, window))
         return actions
 
-    def _other_actions(self, seat: int, to_act: int) -> list[Action]:
-        """Legal actions other than a turn's play or press (UNO and catches aside)."""
-        actions: list[Action] = []
-        if seat == to_act:
-            if self.phase is Phase.CHOOSE:
-                actions = [Action.choose(seat, color) for color in COLORS]
-            elif self.owed:
-                actions = [_press_action(seat)]
-            elif self.phase is Phase.AFTER_PRESS:
-                playable = [c for c in dict.fromkeys(self.just_fired) if self._playable(seat, c)]
-                actions = [*self._plays(seat, playable), Action.pass_(seat)]
-        return actions
+    def listed_actions(self) -> list[Action]:
+        """What a transcript's ``legal`` lists: the one-card actions of the seat to act."""
+        return self.legal_actions()
 
-    def _plays(self, seat: int, cards: Iterable[Card]) -> list[Action]:
-        plays: list[Action] = []
-        for card in cards:
-            plays.extend(_play_actions(self.players, seat, card))
-        return plays
-
-    def _hand_plays(self, seat: int) -> list[Action]:
-        """The plays of a seat's hand: the hot path of self-play, so written out flat."""
-        hand = self.hands[seat]
-        matching = _MATCHING[self.color, self.discard[-1].symbol]
-        ways = self._ways[seat]
-        plays: list[Action] = []
-        for card in dict.fromkeys(hand):
-            if card in matching:
-                plays.extend(ways[card])
-        if len(hand) == 1 and plays and hand[0].symbol == TRADE_HANDS \
-                and not self.options.trade_hands_last:
-            return []  # a Trade Hands may not be the last card
-        return plays
+    def _turn_actions(self, seat: int) -> list[Action]:
+        """The seat to act's actions other than a turn's plays (UNO and catches aside)."""
+        if self.phase is Phase.CHOOSE:
+            return [Action.choose(seat, color) for color in COLORS]
+        if self.owed:
+            return [self._take[seat]]
+        if self.phase is Phase.AFTER:
+            ways = self._ways[seat]
+            plays = [way for card in dict.fromkeys(self.arrived) if self._playable(seat, card)
+                     for way in ways[card]]
+            return [*plays, Action.pass_(seat)]
+        return []  # on its turn to play, the seat to act is served by legal_actions' fast path
 
     def is_legal(self, action: Action) -> bool:
         return self.illegal_reason(action) is None
@@ -294,262 +320,289 @@ class Round:
         to_act = self.to_act
         if to_act is None:
             return f"the round is over (seat {self.winner} went out)"
+        refs = self.rules.refs
         verb = action.verb
         if verb is Verb.UNO:
             return self._uno_reason(seat)
         if verb is Verb.CATCH:
             return self._catch_reason(seat, action.target)
+        if verb is Verb.CHALLENGE or verb is Verb.OUT:
+            return f"'{verb}' is not a move of {self.rules.title} with these options"
         if self.phase is Phase.CHOOSE:
             if verb is not Verb.CHOOSE or seat != to_act:
                 return (f"seat {to_act} must first name the colour of the wild starter "
-                        "(RULES.md 3: starter table)")
-            if action.color is None:
-                return "a colour must be named"
+                        f"({refs['setup']}: starter table)")
             return None
         if verb is Verb.CHOOSE:
-            return "there is no wild starter's colour to name (only at the start, RULES.md 3)"
+            return f"there is no wild starter's colour to name (only at the start, {refs['setup']})"
+        take = self.take_verb
+        if (verb is _PRESS or verb is _DRAW) and verb is not take:
+            return self._wrong_take(verb)
         if self.owed:
-            owing, count = self.owed[0]
-            owes = "presses until a card fires" if count == FIRE else (
-                f"{count} press{'es' if count != 1 else ''}")
-            if seat != owing:
-                return f"seat {owing} owes {owes} first (RULES.md 5)"
-            if verb is not Verb.PRESS:
-                return (f"seat {seat} owes {owes}; penalties can't be passed on or answered "
-                        "with a card (RULES.md 5)")
+            head = self.owed[0]
+            if seat != head.seat:
+                return f"seat {head.seat} owes {head.describe()} first ({refs['effects']})"
+            if verb is not take:
+                return (f"seat {seat} owes {head.describe()}; penalties can't be passed on or "
+                        f"answered with a card ({refs['effects']})")
             return None
         if seat != self.turn:
-            return f"it is seat {self.turn}'s turn, not seat {seat}'s (RULES.md 4)"
-        if verb is Verb.PRESS:
-            if self.phase is Phase.AFTER_PRESS:
-                return ("seat has already pressed this turn: play a card just fired, or pass "
-                        "(play_after_press, RULES.md 9)")
+            return f"it is seat {self.turn}'s turn, not seat {seat}'s ({refs['turn']})"
+        if verb is take:
+            if self.phase is Phase.AFTER:
+                return (f"seat has already {_PAST[take]} this turn: play a card that arrived, "
+                        f"or pass ({self._after_rule()})")
             return None
         if verb is Verb.PASS:
-            if self.phase is not Phase.AFTER_PRESS:
-                return ("'pass' is only allowed after a press, where play_after_press lets a "
-                        "fired card be played (RULES.md 9)")
+            if self.phase is not Phase.AFTER:
+                return (f"'pass' is only allowed after a {take}, where {self._after_rule()} "
+                        "lets a card that arrived be played")
             return None
         return self._play_reason(action)
 
+    def _wrong_take(self, verb: Verb) -> str:
+        if verb is _PRESS:
+            return (f"{self.rules.title} has no launcher: cards are drawn "
+                    f"({self.rules.refs['take']})")
+        return (f"{self.rules.title} has no draw pile: the launcher is pressed "
+                f"({self.rules.refs['turn']})")
+
+    def _after_rule(self) -> str:
+        return "play_after_press, RULES.md 9"
+
     def _play_reason(self, action: Action) -> str | None:
-        seat, card = action.seat, action.card
-        if card is None:
-            return "a play needs a card"
+        seat, cards = action.seat, action.cards
+        refs = self.rules.refs
+        if len(cards) > 1:
+            return f"one card is played at a time ({refs['turn']})"
+        card = cards[0]
         hand = self.hands[seat]
         if card not in hand:
             return f"seat {seat} does not hold {card}"
-        if self.phase is Phase.AFTER_PRESS and card not in self.just_fired:
+        if self.phase is Phase.AFTER and card not in self.arrived:
             return (f"after a press only a card just fired may be played, and {card} was not "
-                    "(play_after_press, RULES.md 9)")
+                    f"({self._after_rule()})")
         if not self.matches(card):
             return (f"{card} does not match the top card {self.top} "
-                    f"(current colour {self.color}): RULES.md 4")
-        if card.is_wild:
+                    f"(current colour {self.color}): {refs['turn']}")
+        kind = self._kinds[card]
+        if kind.wild:
             if action.color is None:
-                return f"a wild card names a colour as it is played: 'play {card} red' (RULES.md 4)"
-            if action.target is not None:
-                return "only a Trade Hands names a seat"
+                return (f"a wild card names a colour as it is played: 'play {card} red' "
+                        f"({refs['turn']})")
         elif action.color is not None:
             return f"{card} is not a wild card and names no colour"
-        if card.symbol == TRADE_HANDS:
+        if kind.names_seat:
             target = action.target
             if target is None:
-                return f"a Trade Hands names the seat to trade with: 'play {card} 2' (RULES.md 4)"
+                return (f"a {kind.name} names the seat to trade with: 'play {card} 2' "
+                        f"({refs['turn']})")
             if target == seat or not 0 <= target < self.players:
-                return f"seat {target} is not another seat to trade with (RULES.md 5)"
-            if len(hand) == 1 and not self.options.trade_hands_last:
-                return "a Trade Hands may not be played as your last card (RULES.md 4)"
+                return f"seat {target} is not another seat to trade with ({refs['effects']})"
         elif action.target is not None:
-            return f"{card} names no seat; only a Trade Hands does"
+            return f"{card} names no seat"
+        if len(hand) == 1 and kind.end_refusal is not None:
+            return kind.end_refusal
         if action.uno and self.hand_after(action) != 1:
-            return ("UNO may only be called by a player a play leaves holding exactly one card "
-                    "(RULES.md 7)")
+            return (f"UNO may only be called by a player a play leaves holding exactly one card "
+                    f"({refs['uno']})")
         return None
 
     def _uno_reason(self, seat: int) -> str | None:
         if self.uno_seat == seat:
             return None
         return (f"seat {seat} has no UNO to call: only a player whose play left them holding "
-                "exactly one card may call it, until the window closes (RULES.md 7)")
+                f"exactly one card may call it, until the window closes ({self.rules.refs['uno']})")
 
     def _catch_reason(self, seat: int, target: int | None) -> str | None:
+        ref = self.rules.refs["uno"]
         if target is None or not 0 <= target < self.players:
             return f"there is no seat {target} to catch"
         if target == seat:
-            return "a player cannot catch themselves (RULES.md 7)"
+            return f"a player cannot catch themselves ({ref})"
         if self.uno_seat != target:
             return (f"seat {target} cannot be caught: only a player who was left holding one card "
-                    "by a play and has not called UNO, before the window closes (RULES.md 7)")
+                    f"by a play and has not called UNO, before the window closes ({ref})")
         return None
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action, *, fired: int | None = None,
-              shuffle: Shuffle | None = None) -> None:
-        """Perform ``action``, or raise :class:`IllegalActionError` and change nothing.
+              shuffle: Shuffle | None = None) -> Applied:
+        """Perform ``action`` and say what happened, or raise :class:`IllegalActionError`
+        and change nothing.
 
         A press needs ``fired``: how many cards the launcher fired (all of them fire if
-        fewer are inside). ``shuffle`` reorders a reload of the launcher in place.
+        fewer are inside). ``shuffle`` reorders a reload of the stock in place.
         """
         reason = self.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
-        if action.verb is Verb.PRESS and (
+        if action.verb is _PRESS and (
                 isinstance(fired, bool) or not isinstance(fired, int) or fired < 0):
             raise IllegalActionError(action, f"a press needs its outcome: fired={fired!r} "
                                              "is not a count of cards ≥ 0")
-        self.push(action, fired=fired or 0, shuffle=shuffle)
+        return _named(Applied, self.push(action, fired=fired or 0, shuffle=shuffle))
 
-    def push(self, action: Action, *, fired: int = 0, shuffle: Shuffle | None = None) -> None:
-        """Perform an action known to be legal, without checking (the fast path)."""
-        seat = action.seat
-        if self.uno_seat is not None and self.uno_seat != seat:
-            self.uno_seat = None  # another player acted: the window closes
+    def push(self, action: Action, *, fired: int = 0,
+             shuffle: Shuffle | None = None) -> RawApplied:
+        """Perform an action known to be legal, without checking (the fast path of
+        self-play). What happened comes back as a plain tuple (:data:`RawApplied`);
+        ``Applied._make(raw)`` names it."""
         verb = action.verb
+        seat = action.seat
+        if verb is _PRESS:
+            # a reload's order first: ``shuffle`` may raise, and nothing has changed yet
+            reload = None if self.stock else self._reload_order(shuffle)
+            window = self.uno_seat
+            if window is not None and window != seat:
+                self.uno_seat = None  # another player acted: the window closes (RULES.md 7)
+            return self._press(action, fired, reload)
+        window = self.uno_seat
+        if window is not None and window != seat:
+            self.uno_seat = None
         if verb is _PLAY:
-            self._play(action)
-        elif verb is _PRESS:
-            self._press(seat, fired, shuffle)
-        elif verb is Verb.PASS:
-            self.phase = Phase.PLAY
-            self.just_fired = []
+            return self._play(action)
+        if verb is Verb.PASS:
+            self.phase = _PLAYING
+            self.arrived = ()
             self.turn = self.next_seat(seat)
         elif verb is Verb.CHOOSE:
             self.color = action.color
-            self.phase = Phase.PLAY
-            self._after_starter_colour()
+            self.phase = _PLAYING
+            kind = self._kinds[self.discard[-1]]
+            if kind.starter is not None:
+                kind.starter(self, (self.dealer + 1) % self.players)
         elif verb is Verb.UNO:
             self.uno_seat = None
-        elif verb is Verb.CATCH:
+        else:  # Verb.CATCH
+            assert action.target is not None
             self.uno_seat = None
-            self.owed.insert(0, [action.target, 2])  # type: ignore[list-item]
-        if self.uno_seat is not None and len(self.hands[self.uno_seat]) != 1:
-            self.uno_seat = None
+            self.owe(action.target, 2, Cause(Why.CATCH, by=seat), first=True)
+        return _raw(action, (), (), (), self.owed, _NO_MOVES, None, False)
 
-    def _play(self, action: Action) -> None:
+    def _reload_order(self, shuffle: Shuffle | None) -> list[Card]:
+        """The cards a reload of the empty stock will load, in order: the discard pile but
+        its top (RULES.md 6; in discard order unless ``shuffle`` reorders them)."""
+        cards = self.discard[:-1]
+        if shuffle is not None and cards:
+            shuffle(cards)
+        return cards
+
+    def _play(self, action: Action) -> RawApplied:
         seat = action.seat
-        card = action.card
-        assert card is not None
+        cards = action.cards
         hand = self.hands[seat]
-        hand.remove(card)
+        kind = self._kinds[cards[0]]
+        if len(cards) == 1:
+            hand.remove(cards[0])
+        else:
+            for card in cards:
+                hand.remove(card)
         if self.phase is not _PLAYING:  # a play after a press (play_after_press)
-            self.phase = Phase.PLAY
-            self.just_fired = []
-        symbol = card.symbol
-        if symbol == DISCARD_ALL:
-            same = canonical_sorted(c for c in hand if c.color is card.color)
-            hand[:] = [c for c in hand if c.color is not card.color]
-            self.discard.extend(same)
-        self.discard.append(card)
-        self.color = card.color or action.color
+            self.phase = _PLAYING
+            self.arrived = ()
+        top = cards[-1]
+        played = cards
+        discard = self.discard
+        if kind.lays_down is not None:
+            extra = kind.lays_down(self.rules, hand, top)
+            for card in extra:
+                hand.remove(card)
+            discard.extend(extra)
+            played = (*extra, *cards)
+        discard.extend(cards)
+        self.color = top.color or action.color
         if not hand:
-            self._went_out(seat, card)
-            return
-        n = self.players
-        if symbol in _NO_EFFECT:  # numbers, Discard All, Wild: the most common plays
-            self.turn = (seat + self.direction) % n
-        elif symbol == SKIP:
-            self.turn = self.next_seat(seat, 2)
-        elif symbol == REVERSE:
-            self.direction = -self.direction
-            self.turn = seat if n == 2 else self.next_seat(seat)
-        elif symbol == HIT2:
-            victim = self.next_seat(seat)
-            self.owed.append([victim, 2])
-            self.turn = self.next_seat(victim)
-        elif symbol == TRADE_HANDS:
-            target = action.target
-            assert target is not None
-            self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
-            self.turn = self.next_seat(seat)
-        elif symbol == WILD_ALL_HIT:
-            self.owed.extend([self.next_seat(seat, i), 1] for i in range(1, n))
-            self.turn = self.next_seat(seat)
-        elif symbol == WILD_HIT_FIRE:
-            victim = self.next_seat(seat)
-            self.owed.append([victim, FIRE])
-            self.turn = self.next_seat(victim)
+            return self._went_out(action, kind, played)
+        moves = _NO_MOVES
+        if kind.play is None:  # numbers, Discard All, Wild: the most common plays
+            self.turn = (seat + self.direction) % self.players
+        else:
+            moves = kind.play(self, seat, action, len(cards)) or _NO_MOVES
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
+        owed = self.owed
+        return (action, played, (), (), tuple(owed) if owed else (), moves.skipped,
+                moves.hands, None, None, False)
 
-    def _went_out(self, seat: int, card: Card) -> None:
-        """A last card: only the presses of a Hit 2, Wild Hit-Fire or Wild All Hit remain."""
+    def _went_out(self, action: Action, kind: Kind, played: tuple[Card, ...]) -> RawApplied:
+        """A last card: only the penalties of its kind as a last card remain (RULES.md 8)."""
+        seat = action.seat
         self.winner = seat
-        symbol = card.symbol
-        if symbol == HIT2:
-            self.owed.append([self.next_seat(seat), 2])
-        elif symbol == WILD_HIT_FIRE:
-            self.owed.append([self.next_seat(seat), FIRE])
-        elif symbol == WILD_ALL_HIT:
-            self.owed.extend([self.next_seat(seat, i), 1] for i in range(1, self.players))
+        if kind.last is not None:
+            kind.last(self, seat, action, len(action.cards))
         if not self.owed:
             self._finish()
+        return _raw(action, played, (), (), self.owed, _NO_MOVES, seat, self.phase is _OVER)
 
-    def _press(self, seat: int, fired: int, shuffle: Shuffle | None) -> None:
-        after_press_allowed = (self.options.play_after_press and self.phase is Phase.PLAY
-                               and not self.owed and not self.has_playable(seat))
-        launcher = self.launcher
+    def _press(self, action: Action, fired: int, reload: list[Card] | None) -> RawApplied:
+        seat = action.seat
+        owed = self.owed
+        after_press_allowed = (self.options.play_after_press and self.phase is _PLAYING
+                               and not owed and not self.has_playable(seat))
+        stock = self.stock
+        reloads: tuple[tuple[Card, ...], ...] = ()
         nothing_to_load = False
-        if not launcher:
-            reload = self.discard[:-1]
-            if shuffle is not None and reload:
-                shuffle(reload)
-            launcher.extend(reload)
-            del self.discard[:-1]
-            nothing_to_load = not reload
-        count = fired if fired <= len(launcher) else len(launcher)
-        cards = []
-        for _ in range(count):
-            cards.append(launcher.popleft())
-        self.hands[seat].extend(cards)
-        self.presses += 1
-        self.cards_fired += count
-        if self.owed:
-            owed = self.owed[0]
-            if owed[1] == FIRE:
-                if count or nothing_to_load:
-                    self.owed.pop(0)
+        if reload is not None:
+            if reload:
+                stock.extend(reload)
+                del self.discard[:-1]
+                reloads = (tuple(reload),)
             else:
-                owed[1] -= 1  # type: ignore[operator]
-                if owed[1] == 0:
-                    self.owed.pop(0)
-            if not self.owed and self.winner is not None:
+                nothing_to_load = True
+        count = fired if fired <= len(stock) else len(stock)
+        if count:
+            gained = (stock.popleft(),) if count == 1 else tuple(
+                [stock.popleft() for _ in range(count)])
+            self.hands[seat].extend(gained)
+            if self.uno_seat == seat:
+                self.uno_seat = None  # no longer holding exactly one card
+        else:
+            gained = ()
+        if owed:
+            head = owed[0]
+            if head.count == FIRE:
+                if count or nothing_to_load:
+                    del owed[0]
+            elif head.count == 1:
+                del owed[0]
+            else:  # one press less; a penalty begun can no longer be answered (B1, B6)
+                owed[0] = _named(Owed, (head.seat, head.count - 1, head.unit,  # type: ignore[operator]
+                                        head.cause, False))
+            if not owed and self.winner is not None:
                 self._finish()
-            return
-        if after_press_allowed and any(self._playable(seat, c) for c in cards):
-            self.phase = Phase.AFTER_PRESS
-            self.just_fired = cards
-            return
-        self.turn = (seat + self.direction) % self.players
+                return _raw(action, (), gained, reloads, owed, _NO_MOVES, self.winner, True)
+        elif after_press_allowed and any(self._playable(seat, c) for c in gained):
+            self.phase = Phase.AFTER
+            self.arrived = gained
+        else:
+            self.turn = (seat + self.direction) % self.players
+        return (action, (), gained, reloads, tuple(owed) if owed else (), (), (), None,
+                self.winner, False)
 
     def _finish(self) -> None:
-        assert self.winner is not None
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.uno_seat = None
-        self.result = score_round(self.options.match, self.options.target, self.hands,
-                                  self.winner, self.scores_before)
 
     # ------------------------------------------------------------------ copies & views
     def copy(self) -> Round:
-        """An independent copy (cards are shared: they are immutable)."""
+        """An independent copy (cards and owed values are shared: they are immutable)."""
         other = Round.__new__(Round)
         for name in Round.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = [list(hand) for hand in self.hands]
-        other.launcher = deque(self.launcher)
+        other.stock = deque(self.stock)
         other.discard = list(self.discard)
-        other.owed = [list(o) for o in self.owed]
-        other.just_fired = list(self.just_fired)
+        other.owed = list(self.owed)
         return other
 
     def snapshot(self) -> tuple[object, ...]:
         """Everything that defines the state, as a comparable value."""
         return (
-            self.players, self.dealer, self.options,
-            tuple(tuple(h) for h in self.hands), tuple(self.launcher), tuple(self.discard),
-            self.color, self.direction, self.turn, tuple(tuple(o) for o in self.owed),
-            self.phase, tuple(self.just_fired), self.uno_seat, self.winner, self.result,
-            self.scores_before, self.presses, self.cards_fired,
+            self.rules.name, self.players, self.dealer, self.options,
+            tuple(tuple(h) for h in self.hands), tuple(self.stock), tuple(self.discard),
+            self.color, self.direction, self.turn, tuple(self.owed), self.phase,
+            self.arrived, self.uno_seat, self.winner,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -558,52 +611,58 @@ class Round:
     __hash__ = None  # type: ignore[assignment]
 
     def card_count(self) -> int:
-        """Cards in hands, launcher and discard pile together."""
-        return sum(map(len, self.hands)) + len(self.launcher) + len(self.discard)
+        """Cards in hands, stock and discard pile together."""
+        return sum(map(len, self.hands)) + len(self.stock) + len(self.discard)
 
     @property
     def direction_name(self) -> str:
         return "clockwise" if self.direction == 1 else "counterclockwise"
 
     def owed_list(self) -> list[list[int | str]]:
-        return [list(o) for o in self.owed]
+        """The owed penalties as a transcript's ``owed`` writes them."""
+        return [owed.text() for owed in self.owed]
 
     def __repr__(self) -> str:
-        return (f"<Round players={self.players} top={self.top} color={self.color} "
-                f"to_act={self.to_act} owed={self.owed} phase={self.phase.value}>")
+        return (f"<Round {self.rules.name} players={self.players} top={self.top} "
+                f"color={self.color} to_act={self.to_act} owed={self.owed_list()} "
+                f"phase={self.phase.value}>")
 
     def __str__(self) -> str:
         lines = [f"top {self.top} ({self.color}), {self.direction_name}, "
-                 f"launcher {len(self.launcher)}, discard {len(self.discard)}"]
+                 f"stock {len(self.stock)}, discard {len(self.discard)}"]
         for seat, hand in enumerate(self.hands):
             mark = ">" if seat == self.to_act else " "
             lines.append(f"{mark} {seat}: {' '.join(c.code for c in hand)}")
         if self.owed:
-            lines.append(f"owed: {self.owed}")
+            lines.append(f"owed: {self.owed_list()}")
         return "\n".join(lines)
 
 
-@cache
-def _play_actions(players: int, seat: int, card: Card) -> tuple[Action, ...]:
-    """Every way to play ``card``: one per colour for a wild, one per seat for a Trade Hands."""
-    if card.color is None:
-        return tuple(Action.play(seat, card, color) for color in COLORS)
-    if card.symbol == TRADE_HANDS:
-        return tuple(Action.play(seat, card, target=other)
-                     for other in range(players) if other != seat)
-    return (Action.play(seat, card),)
+def _seat_naming(kinds: dict[Card, Kind]) -> frozenset[str]:
+    return frozenset(card.symbol for card, kind in kinds.items() if kind.names_seat)
 
 
 @cache
-def _press_action(seat: int) -> Action:
-    return Action.press(seat)
+def _seat_plays(rules: RuleSet, players: int,
+                naming: frozenset[str]) -> tuple[dict[Card, tuple[Action, ...]], ...]:
+    """For each seat, every card's ways to be played alone: one per colour for a wild,
+    one per other seat for a card that names a seat; made once per table."""
+
+    def ways(seat: int, card: Card) -> tuple[Action, ...]:
+        if card.color is None:
+            return tuple(Action.play(seat, card, color) for color in COLORS)
+        if card.symbol in naming:
+            return tuple(Action.play(seat, card, target=other)
+                         for other in range(players) if other != seat)
+        return (Action.play(seat, card),)
+
+    return tuple({card: ways(seat, card) for card in rules.cards} for seat in range(players))
 
 
 @cache
-def _seat_plays(players: int) -> tuple[dict[Card, tuple[Action, ...]], ...]:
-    """For each seat, every card's ways to be played, made once per table size."""
-    return tuple({card: _play_actions(players, seat, card) for card in ALL_CARDS}
-                 for seat in range(players))
+def _take_actions(unit: Unit, players: int) -> tuple[Action, ...]:
+    verb = _PRESS if unit is Unit.PRESS else _DRAW
+    return tuple(Action(seat, verb) for seat in range(players))
 
 
 def _shape_problem(action: Action) -> str | None:
@@ -611,26 +670,15 @@ def _shape_problem(action: Action) -> str | None:
     verb = action.verb
     if action.uno and verb is not Verb.PLAY:
         return f"only a play can carry an UNO call, not '{verb}'"
-    if verb is not Verb.PLAY and action.card is not None:
+    if verb is Verb.PLAY:
+        return None if action.cards else "a play needs a card"
+    if action.cards:
         return f"'{verb}' takes no card"
     if verb is Verb.CHOOSE:
         return None if action.color is not None and action.target is None else (
             "'choose' names one colour and nothing else")
     if verb is Verb.CATCH:
         return None if action.color is None else "'catch' names a seat, not a colour"
-    if verb is not Verb.PLAY and (action.color is not None or action.target is not None):
+    if action.color is not None or action.target is not None:
         return f"'{verb}' takes no arguments"
     return None
-
-
-def _matching(color: Color | None, top_symbol: str) -> frozenset[Card]:
-    """The cards that match a top card of this symbol when this colour is current."""
-    return frozenset(card for card in ALL_CARDS if card.color is None or card.color is color
-                     or card.symbol == top_symbol)
-
-
-#: (current colour, top card's symbol) -> the cards that match (RULES.md 4), made once.
-_MATCHING: dict[tuple[Color | None, str], frozenset[Card]] = {
-    (color, symbol): _matching(color, symbol)
-    for color in (*COLORS, None) for symbol in {card.symbol for card in ALL_CARDS}
-}

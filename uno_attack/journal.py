@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +26,12 @@ from uno_attack.errors import UnoAttackError
 
 
 class SaveError(UnoAttackError):
-    """A save path that cannot hold a game, or a folder that cannot hold saved rounds."""
+    """A save path that cannot hold a game, or a folder that cannot hold saved rounds:
+    ``where`` (the argument and path), and the ``reason``."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
 
 
 # ---------------------------------------------------------------------- paths
@@ -37,17 +43,16 @@ def check_save_file(path: Path, *, flag: str, make_folder: bool = False) -> None
     """
     where = f"{flag} {path}"
     if path.is_dir():
-        raise SaveError(f"{where}: is a folder; name a file in it, such as "
-                        f"{path / 'game.json'}")
+        raise SaveError(where, f"is a folder; name a file in it, such as {path / 'game.json'}")
     if path.exists() and not path.is_file():
-        raise SaveError(f"{where}: is not a regular file")
+        raise SaveError(where, "is not a regular file")
     folder = path.parent
     if make_folder:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise SaveError(f"{where}: cannot make the folder {folder}: "
-                            f"{exc.strerror or exc}") from None
+            raise SaveError(where, f"cannot make the folder {folder}: "
+                                   f"{exc.strerror or exc}") from None
     _check_folder(folder, where)
 
 
@@ -55,13 +60,13 @@ def check_save_folder(path: Path, *, flag: str) -> None:
     """Refuse a path that cannot hold saved files: make it if only it is missing."""
     where = f"{flag} {path}"
     if path.exists() and not path.is_dir():
-        raise SaveError(f"{where}: is a file, not a folder")
+        raise SaveError(where, "is a file, not a folder")
     if not path.exists():
         _check_folder(path.parent, where)
         try:
             path.mkdir()
         except OSError as exc:
-            raise SaveError(f"{where}: cannot make the folder: {exc.strerror or exc}") from None
+            raise SaveError(where, f"cannot make the folder: {exc.strerror or exc}") from None
     _check_folder(path, where)
 
 
@@ -69,14 +74,14 @@ def _check_folder(folder: Path, where: str) -> None:
     """The folder exists, is a folder, and takes a new file (tried, not guessed: a
     read-only mount, ``/proc`` or a full quota only show when writing)."""
     if not folder.exists():
-        raise SaveError(f"{where}: the folder {folder} does not exist")
+        raise SaveError(where, f"the folder {folder} does not exist")
     if not folder.is_dir():
-        raise SaveError(f"{where}: {folder} is not a folder")
+        raise SaveError(where, f"{folder} is not a folder")
     probe = _temp_path(folder / ".uno-attack-probe")
     try:
         _write_new(probe, "")
     except OSError as exc:
-        raise SaveError(f"{where}: cannot write in {folder}: {exc.strerror or exc}") from None
+        raise SaveError(where, f"cannot write in {folder}: {exc.strerror or exc}") from None
     probe.unlink(missing_ok=True)
 
 
@@ -93,8 +98,8 @@ def keep_previous(path: Path) -> None:
     try:
         os.replace(path, previous)
     except OSError as exc:
-        raise SaveError(f"cannot keep the last game as {previous}: "
-                        f"{exc.strerror or exc}") from None
+        raise SaveError(str(path), f"cannot keep it as {previous}: "
+                                   f"{exc.strerror or exc}") from None
 
 
 # ---------------------------------------------------------------------- writing
@@ -192,13 +197,18 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.failure: SaveFailure | None = None
+        #: told when saving starts failing (the failure) or works again (None)
+        self.listener: Callable[[SaveFailure | None], None] | None = None
         clean_stale_temps(path.parent, path.name)
 
     def write(self, text: str) -> SaveFailure | None:
+        before = self.failure
         try:
             write_atomic(self.path, text)
         except OSError as exc:
             self.failure = SaveFailure(self.path, exc.strerror or str(exc))
         else:
             self.failure = None
+        if (before is None) != (self.failure is None) and self.listener is not None:
+            self.listener(self.failure)
         return self.failure

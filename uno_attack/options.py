@@ -1,14 +1,16 @@
-"""Rule options (house rules) of RULES.md section 9.
+"""Rule options (house rules) of RULES.md section 9 and VARIANTS.md.
 
-Each option is declared once in :data:`OPTION_SPECS` with its default and its parser, so a
-new house rule is one line here plus its effect in the engine. Unknown options and bad
-values are rejected with the option's name and the value, never ignored.
+Each option is declared once, as a field of :class:`Options` made with :func:`option`:
+its default, its parser (which knows the values it takes), its one-line meaning and, where
+VARIANTS.md E1 says so, the other option it needs. :data:`OPTION_SPECS` is read from those
+fields, so a new house rule is one field here plus its effect in the engine. Unknown options
+and bad values are refused with the option's name and the value, never ignored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from uno_attack.errors import OptionError
@@ -16,83 +18,102 @@ from uno_attack.errors import OptionError
 MATCH_MODES = ("points", "lowest", "elimination", "single")
 
 
-def _bool(value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off"):
-        return value.lower() in ("true", "yes", "on")
-    raise ValueError("expected true or false")
+class Parser:
+    """Reads one option's value from a transcript, a save or the command line."""
+
+    #: Values that show the option's range, for help texts and property tests.
+    samples: tuple[Any, ...] = ()
+
+    def __call__(self, value: object) -> Any:
+        raise NotImplementedError
 
 
-def _int(minimum: int) -> Callable[[object], int]:
-    def parse(value: object) -> int:
+class Flag(Parser):
+    samples = (False, True)
+
+    def __call__(self, value: object) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on",
+                                                        "off"):
+            return value.lower() in ("true", "yes", "on")
+        raise ValueError("expected true or false")
+
+
+class Whole(Parser):
+    """A whole number of at least ``minimum``; ``samples`` for property tests."""
+
+    def __init__(self, minimum: int, samples: tuple[int, ...]) -> None:
+        self.minimum = minimum
+        self.samples = samples
+
+    def __call__(self, value: object) -> int:
         if isinstance(value, bool):
             raise ValueError("expected a whole number")
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
+        if isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text[:1] == "-" else text
+            if digits.isascii() and digits.isdigit() and len(digits) <= 9:
+                value = int(text)
         if not isinstance(value, int):
             raise ValueError("expected a whole number")
-        if value < minimum:
-            raise ValueError(f"must be at least {minimum}")
+        if value < self.minimum:
+            raise ValueError(f"must be at least {self.minimum}")
         return value
 
-    return parse
 
+class Choice(Parser):
+    def __init__(self, *choices: str) -> None:
+        self.samples = choices
 
-def _choice(*choices: str) -> Callable[[object], str]:
-    def parse(value: object) -> str:
-        if value not in choices:
-            raise ValueError(f"expected one of {', '.join(choices)}")
+    def __call__(self, value: object) -> str:
+        if value not in self.samples:
+            raise ValueError(f"expected one of {', '.join(self.samples)}")
         return str(value)
 
-    return parse
 
+class Dealer(Parser):
+    samples = ("draw", "random", 0, 1)
 
-def _dealer(value: object) -> str | int:
-    if value in ("draw", "random"):
-        return str(value)
-    try:
-        return _int(0)(value)
-    except ValueError:
-        raise ValueError("expected draw, random or a seat number") from None
+    def __call__(self, value: object) -> str | int:
+        if value in ("draw", "random"):
+            return str(value)
+        try:
+            return Whole(0, ())(value)
+        except ValueError:
+            raise ValueError("expected draw, random or a seat number") from None
 
 
 @dataclass(frozen=True)
 class OptionSpec:
+    """One option as declared: name, default, parser and one-line meaning."""
+
     name: str
     default: Any
-    parse: Callable[[object], Any]
+    parse: Parser
     help: str
 
 
-OPTION_SPECS: dict[str, OptionSpec] = {
-    spec.name: spec
-    for spec in (
-        OptionSpec("hand_size", 7, _int(1), "cards dealt to each player"),
-        OptionSpec("target", 500, _int(1), "points that end a match"),
-        OptionSpec("match", "points", _choice(*MATCH_MODES),
-                   "match mode: " + ", ".join(MATCH_MODES)),
-        OptionSpec("play_after_press", False, _bool,
-                   "a player with no playable card may play a playable card just fired, or pass"),
-        OptionSpec("trade_hands_last", False, _bool, "Trade Hands may be played as the last card"),
-        OptionSpec("first_dealer", "draw", _dealer, "draw, random, or a seat number"),
-        OptionSpec("next_dealer", "winner", _choice("winner", "left"),
-                   "winner, or left (the deal passes to the left)"),
-    )
-}
+def option(default: Any, parse: Parser, help: str) -> Any:
+    """Declare an option (a field of :class:`Options`)."""
+    return field(default=default, metadata={"parse": parse, "help": help})
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
     """The options a game is played with; the defaults are the official rules."""
 
-    hand_size: int = 7
-    target: int = 500
-    match: str = "points"
-    play_after_press: bool = False
-    trade_hands_last: bool = False
-    first_dealer: str | int = "draw"
-    next_dealer: str = "winner"
+    rules: str = option("attack", Choice("attack"), "the rule set: attack (RULES.md)")
+    hand_size: int = option(7, Whole(1, (1, 3, 7, 9)), "cards dealt to each player")
+    target: int = option(500, Whole(1, (50, 200, 500)), "points that end a match")
+    match: str = option("points", Choice(*MATCH_MODES), "match mode: " + ", ".join(MATCH_MODES))
+    play_after_press: bool = option(
+        False, Flag(),
+        "a player with no playable card may play a playable card just fired, or pass")
+    trade_hands_last: bool = option(False, Flag(), "Trade Hands may be played as the last card")
+    first_dealer: str | int = option("draw", Dealer(), "draw, random, or a seat number")
+    next_dealer: str = option("winner", Choice("winner", "left"),
+                              "winner, or left (the deal passes to the left)")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], *, where: str = "options") -> Options:
@@ -101,7 +122,7 @@ class Options:
             raise OptionError(f"{where}: must be an object of options, not {data!r}")
         values: dict[str, Any] = {}
         for key, raw in data.items():
-            spec = OPTION_SPECS.get(key)
+            spec = OPTION_SPECS.get(key) if isinstance(key, str) else None
             if spec is None:
                 known = ", ".join(OPTION_SPECS)
                 raise OptionError(f"{where}: unknown option {key!r} (known: {known})")
@@ -115,7 +136,8 @@ class Options:
     def from_assignments(
         cls, assignments: Iterable[str], *, base: Options | None = None
     ) -> Options:
-        """Options from ``key=value`` words, as given with ``--option`` on the command line."""
+        """Options from ``key=value`` words, as given with ``--option`` on the command line;
+        the keys given override ``base``."""
         data: dict[str, object] = {}
         for text in assignments:
             key, sep, value = text.partition("=")
@@ -125,11 +147,25 @@ class Options:
         parsed = cls.from_mapping(data, where="--option")
         return replace(base or cls(), **{k: getattr(parsed, k) for k in data})
 
+    def check_players(self, players: int, *, where: str = "options") -> None:
+        """Refuse what does not fit this number of players, naming option and value."""
+        first = self.first_dealer
+        if isinstance(first, int) and first >= players:
+            raise OptionError(f"{where}: option 'first_dealer' = {first}: no such seat "
+                              f"among {players} players")
+
     def to_dict(self, *, all_keys: bool = False) -> dict[str, object]:
         """The options as a transcript records them (only those that differ from the default)."""
         out: dict[str, object] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if all_keys or value != OPTION_SPECS[f.name].default:
-                out[f.name] = value
+        for spec in OPTION_SPECS.values():
+            value = getattr(self, spec.name)
+            if all_keys or value != spec.default:
+                out[spec.name] = value
         return out
+
+
+#: Every option, as declared by the fields of :class:`Options`.
+OPTION_SPECS: dict[str, OptionSpec] = {
+    f.name: OptionSpec(f.name, f.default, f.metadata["parse"], f.metadata["help"])
+    for f in fields(Options)
+}

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,9 @@ class SavedGame:
     dealer: int
     round_no: int
     presses_before: int
+    match_key: str | None = None        # the match's record in the player store
+    started_at: datetime | None = None  # when the match began (an older save has neither)
+    points_by_round: list[list[int | None]] = field(default_factory=list)
 
     @property
     def humans(self) -> list[str]:
@@ -187,9 +191,46 @@ def _check(path: Path, record: Transcript) -> SavedGame:
     if presses_before + presses > MAX_PRESSES:
         raise check.fail("meta.presses_before", presses_before,
                          f"more than {MAX_PRESSES} presses in one match")
+    match_key = meta.get("match_key")
+    if match_key is not None:
+        check.text("meta.match_key", match_key)
     return SavedGame(path=path, record=record, names=names, kinds=kinds, seed=seed,
                      policy=policy, launcher=launcher, scores=scores, active=active,
-                     dealer=dealer, round_no=round_no, presses_before=presses_before)
+                     dealer=dealer, round_no=round_no, presses_before=presses_before,
+                     match_key=match_key, started_at=_moment(check, meta.get("started_at")),
+                     points_by_round=_points_by_round(check, meta.get("points_by_round", []),
+                                                      len(names), round_no))
+
+
+def _moment(check: _Check, raw: object) -> datetime | None:
+    """When the match began: an ISO time with its zone, or absent."""
+    if raw is None:
+        return None
+    text = check.text("meta.started_at", raw)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise check.fail("meta.started_at", raw, "expected a time such as "
+                         "2026-05-01T18:30:00+00:00")
+    return moment
+
+
+def _points_by_round(check: _Check, raw: object, players: int,
+                     round_no: int) -> list[list[int | None]]:
+    """Each finished round's points by player (null: out of the match by then)."""
+    if not isinstance(raw, list) or len(raw) >= round_no:
+        raise check.fail("meta.points_by_round", raw,
+                         f"expected a list of fewer than {round_no} rounds")
+    rows: list[list[int | None]] = []
+    for i, row in enumerate(raw):
+        key = f"meta.points_by_round[{i}]"
+        if not isinstance(row, list) or len(row) != players:
+            raise check.fail(key, row, f"expected {players} entries, one per player")
+        rows.append([None if v is None else check.integer(f"{key}[{j}]", v, 0, MAX_SCORE)
+                     for j, v in enumerate(row)])
+    return rows
 
 
 def _names(check: _Check, raw: object) -> list[str]:

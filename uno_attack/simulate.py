@@ -100,8 +100,8 @@ def simulate(
         result = table.play_round()
         stats.games += 1
         stats.actions += len(record.steps)
-        stats.presses += game.presses
-        stats.cards_fired += game.cards_fired
+        stats.presses += table.takes
+        stats.cards_fired += table.cards_taken
         stats.wins[seated[result.winner]] += 1
         if save_dir is not None:
             record.name = f"self-play round {i + 1} of seed {seed}: {', '.join(seated)}"
@@ -109,7 +109,7 @@ def simulate(
             try:
                 record.save(path)
             except OSError as exc:
-                raise SaveError(f"{path}: cannot write: {exc.strerror or exc}") from None
+                raise SaveError(str(path), f"cannot write: {exc.strerror or exc}") from None
         if on_round is not None:
             on_round(i)
     return stats

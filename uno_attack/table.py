@@ -1,10 +1,11 @@
 """The table loop: one round, one launcher, one player or bot per seat.
 
 The table asks whose move it is, gets it from that seat's player, applies it to the
-engine and, when the engine needs a press outcome, asks the launcher. It records every
-action in a transcript (the saved game) and, given a journal, rewrites that file
-atomically after every action, so a crash loses nothing (a write that fails is kept in
-the journal for the front end to show; the game goes on).
+engine and, when the engine needs a press outcome, asks the launcher. What an action did
+is the engine's answer (:class:`~uno_attack.engine.Applied`): the table records it in a
+transcript (the saved game) and, given a journal, rewrites that file atomically after
+every action, so a crash loses nothing (a write that fails is kept in the journal for
+the front end to show; the game goes on).
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
 :meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`.
@@ -19,10 +20,12 @@ from dataclasses import dataclass, field
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
-from uno_attack.engine import Round
+from uno_attack.engine import Applied, Round
 from uno_attack.errors import IllegalActionError, LauncherError
 from uno_attack.journal import Journal
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
+from uno_attack.penalties import Owed, Unit, Why
+from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
 from uno_attack.wording import as_object, count, verb_for
@@ -41,46 +44,73 @@ class UnknownPressOutcome(LauncherError):
 class TableEvent:
     """One action as it happened: for the log, the screen and the statistics."""
 
-    action: Action
+    applied: Applied
+    rules: RuleSet
     press: PressResult | None = None
-    fired: tuple[Card, ...] = ()
-    reloaded: int = 0
     names: tuple[str, ...] = field(default=(), repr=False)
-    penalty: int = 0  # for a catch: the presses the caught player now owes
+
+    @property
+    def action(self) -> Action:
+        return self.applied.action
+
+    @property
+    def fired(self) -> tuple[Card, ...]:
+        """The cards the acting seat took (fired by a press, or drawn)."""
+        return self.applied.gained
+
+    @property
+    def reloaded(self) -> int:
+        """How many cards were loaded into the launcher (or pile) by this action."""
+        return sum(map(len, self.applied.reloads))
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
 
     def describe(self) -> str:
         """One line for a game log: who did what, what fired, who was caught."""
         a = self.action
-        who = self.names[a.seat] if a.seat < len(self.names) else f"seat {a.seat}"
+        who = self._name(a.seat)
         if a.verb is Verb.PLAY:
-            assert a.card is not None
-            text = f"{who} played {a.card.name}"
+            text = f"{who} played {_and(self.rules.card_name(c) for c in a.cards)}"
             if a.color is not None:
                 text += f", naming {a.color}"
             if a.target is not None:
-                other = self.names[a.target] if a.target < len(self.names) else a.target
-                text += f", trading hands with {as_object(str(other))}"
+                text += f", trading hands with {as_object(self._name(a.target))}"
             return text + (" and called UNO!" if a.uno else "")
         if a.verb is Verb.PRESS:
             text = f"{who} pressed the launcher"
             if self.reloaded:
                 text += f" (reloaded with {count(self.reloaded, 'card')})"
             n = len(self.fired)
-            text += ": nothing fired" if n == 0 else f": {n} card{'s' if n != 1 else ''} fired!"
+            text += ": nothing fired" if n == 0 else f": {count(n, 'card')} fired!"
             if self.press is not None and self.press.status not in (EjectStatus.OK,):
                 text += f" [{self.press.status}]"
             return text
         if a.verb is Verb.CATCH:
-            other = self.names[a.target] if a.target is not None and a.target < len(
-                self.names) else f"seat {a.target}"
-            owes = verb_for(other, "owes", "owe")
-            return (f"{who} caught {as_object(other)} without UNO: {as_object(other)} {owes} "
-                    f"{count(self.penalty, 'press', 'presses')}")
+            other = self._name(a.target)
+            owed = next(o for o in self.applied.owed if o.cause.why is Why.CATCH)
+            return (f"{who} caught {as_object(other)} without UNO: {as_object(other)} "
+                    f"{_penalty(other, owed)}")
         if a.verb is Verb.UNO:
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
             return f"{who} named {a.color} for the starter"
         return f"{who} passed"
+
+
+def _penalty(name: str, owed: Owed) -> str:
+    """``owes 2 presses`` (``owe`` for you), ``draws 2 cards``."""
+    n = owed.count
+    if owed.unit is Unit.DRAW:
+        return f"{verb_for(name, 'draws', 'draw')} {count(n, 'card')}"
+    return f"{verb_for(name, 'owes', 'owe')} {count(n, 'press', 'presses')}"
+
+
+def _and(words: Sequence[str] | object) -> str:
+    items = list(words)  # type: ignore[call-overload]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def reaction_order(game: Round) -> list[int]:
@@ -104,6 +134,8 @@ class Table:
     journal: Journal | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
+    takes: int = 0        # presses (or draws) made
+    cards_taken: int = 0  # cards they brought in
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
@@ -124,12 +156,13 @@ class Table:
 
     @property
     def result(self) -> RoundResult | None:
-        return self.game.result
+        """The round's score by the record's match, once it is over."""
+        return self.record.score(self.game)
 
     def available(self) -> int:
         """Cards the next press can fire: the launcher, or what a reload would load."""
         game = self.game
-        return len(game.launcher) if game.launcher else len(game.discard) - 1
+        return len(game.stock) if game.stock else len(game.discard) - 1
 
     # -- acting --------------------------------------------------------------------
     def press_launcher(self) -> PressResult:
@@ -152,31 +185,24 @@ class Table:
         reason = None if checked else game.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
-        reloaded: list[Card] = []
         if action.verb is Verb.PRESS:
             if fired is None:
                 press = press or self.press_launcher()
                 fired = press.fired
-            before = len(game.hands[action.seat])
-
-            def shuffle(cards: list[Card]) -> None:
-                self.reload_rng.shuffle(cards)
-                reloaded.extend(cards)
-
             if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
-            game.push(action, fired=fired, shuffle=shuffle)  # checked above
-            got = tuple(game.hands[action.seat][before:])
+            applied = Applied._make(game.push(action, fired=fired,
+                                              shuffle=self.reload_rng.shuffle))
             self.record.fires.append(fired)
-            if reloaded:
-                self.record.reloads = [*(self.record.reloads or []), list(reloaded)]
+            self.takes += 1
         else:
-            game.push(action)  # checked above
-            got = ()
-        penalty = game.owed[0][1] if action.verb is Verb.CATCH else 0
+            applied = Applied._make(game.push(action))  # checked above
+        self.cards_taken += len(applied.gained)
+        if applied.reloads:
+            self.record.reloads = [*(self.record.reloads or []), *map(list, applied.reloads)]
         self.record.steps.append(ActionStep(action))
-        event = TableEvent(action, press, got, len(reloaded), self.names, penalty)
+        event = TableEvent(applied, game.rules, press, self.names)
         self.events.append(event)
         self._save()
         if self.on_event is not None:
@@ -217,5 +243,6 @@ class Table:
             assert event is not None
             if self.game.uno_seat is not None:
                 self.bot_reactions(exclude=event.action.seat)
-        assert self.game.result is not None
-        return self.game.result
+        result = self.result
+        assert result is not None
+        return result

@@ -18,18 +18,20 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from uno_attack.actions import Action
-from uno_attack.cards import CANONICAL_DECK, DECK_COUNTS, Card
+from uno_attack.cards import Card
 from uno_attack.engine import Round
 from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
 from uno_attack.journal import write_atomic
 from uno_attack.jsonfile import read_json
 from uno_attack.options import Options
+from uno_attack.rules import RuleSet, rule_set
+from uno_attack.scoring import RoundResult, score_round
 
 REQUIRED_KEYS = ("name", "players", "dealer", "hands", "starter", "steps")
 OPTIONAL_KEYS = ("options", "launcher", "rest", "fires", "match", "reloads", "meta")
@@ -84,13 +86,18 @@ class Transcript:
     source: str = "<transcript>"
 
     # -- building the round ---------------------------------------------------------
+    @property
+    def rules(self) -> RuleSet:
+        return rule_set(self.options.rules)
+
     def launcher_cards(self) -> list[Card]:
-        """The launcher from first to fire to last, before starters are put back."""
+        """The launcher (or draw pile) from first to fire to last, before starters are
+        put back."""
         cards = list(self.launcher)
         if self.rest == "canonical":
-            left = DECK_COUNTS.copy()
+            left = self.rules.counts.copy()
             left.subtract(self.named_cards())
-            cards += [c for c in _canonical_remainder(left)]
+            cards += [c for c in _canonical_remainder(self.rules, left)]
         return cards
 
     def named_cards(self) -> Counter[Card]:
@@ -105,10 +112,18 @@ class Transcript:
         try:
             return Round.setup(
                 hands=self.hands, dealer=self.dealer, starter=self.starter,
-                launcher=self.launcher_cards(), options=self.options, scores=self.scores,
+                stock=self.launcher_cards(), options=self.options,
             )
         except ValueError as exc:
             raise TranscriptError(f"{self.source}: {exc}") from None
+
+    def score(self, game: Round) -> RoundResult | None:
+        """The round's score by this transcript's match (``options``, ``match``), once the
+        round is over."""
+        if not game.over or game.winner is None:
+            return None
+        return score_round(game.hands, game.winner, rules=game.rules, options=self.options,
+                           scores=self.scores)
 
     def reload_shuffler(self) -> _RecordedReloads:
         return _RecordedReloads(self.reloads or [], self.source)
@@ -164,8 +179,8 @@ class _RecordedReloads:
         cards[:] = order
 
 
-def _canonical_remainder(left: Counter[Card]) -> Iterator[Card]:
-    for card in CANONICAL_DECK:
+def _canonical_remainder(rules: RuleSet, left: Counter[Card]) -> Iterator[Card]:
+    for card in rules.deck:
         if left[card] > 0:
             left[card] -= 1
             yield card
@@ -181,10 +196,12 @@ def _step_json(step: Step) -> Any:
 
 # ---------------------------------------------------------------------- loading
 class _Checker:
-    """Type checks that name the file and key of every bad value."""
+    """Type checks that name the file and key of every bad value; cards are read in the
+    context of the transcript's rule set."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, rules: RuleSet | None = None) -> None:
         self.source = source
+        self.rules = rules
 
     def fail(self, key: str, value: object, why: str) -> TranscriptError:
         return TranscriptError(f"{self.source}: key '{key}': {why} (got {_short(value)})")
@@ -198,9 +215,10 @@ class _Checker:
         if not isinstance(value, str):
             raise self.fail(key, value, "expected a card code such as 'R5'")
         try:
-            return Card.parse(value)
+            return self.rules.parse_card(value) if self.rules else Card.parse(value)
         except InvalidCardError:
-            raise self.fail(key, value, "unknown card code") from None
+            where = f" of {self.rules.title}" if self.rules else ""
+            raise self.fail(key, value, f"unknown card code{where}") from None
 
     def cards(self, key: str, value: object) -> list[Card]:
         if not isinstance(value, list):
@@ -235,8 +253,11 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     dealer = check.integer("dealer", data["dealer"], 0, players - 1)
     try:
         options = Options.from_mapping(data.get("options", {}), where=f"{source}: key 'options'")
+        options.check_players(players, where=f"{source}: key 'options'")
     except OptionError as exc:
         raise TranscriptError(str(exc)) from None
+    rules = rule_set(options.rules)
+    check.rules = rules
     hands_raw = data["hands"]
     if not isinstance(hands_raw, list) or len(hands_raw) != players:
         raise check.fail("hands", hands_raw, f"expected a list of {players} hands, one per seat")
@@ -249,12 +270,13 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     else:
         starter = [check.card("starter", starter_raw)]
     for i, card in enumerate(starter[:-1]):
-        if card.symbol != "T":
-            raise check.fail(f"starter[{i}]", card.code,
-                             "only a Trade Hands may be followed by another starter")
-    if starter[-1].symbol == "T":
-        raise check.fail("starter", starter_raw, "the last starter may not be a Trade Hands: "
-                         "it goes back into the launcher and the next card is turned")
+        if not rules.kind(card).put_back:
+            raise check.fail(f"starter[{i}]", card.code, "only a card that is put back "
+                             f"({rules.refs['setup']}) may be followed by another starter")
+    if rules.kind(starter[-1]).put_back:
+        raise check.fail("starter", starter_raw, "the last starter may not be a "
+                         f"{rules.kind(starter[-1]).name}: it goes back into the stock and "
+                         "the next card is turned")
     launcher = check.cards("launcher", data.get("launcher", []))
     rest = data.get("rest", "canonical")
     if rest not in ("canonical", "none"):
@@ -278,14 +300,14 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
         launcher=launcher, rest=rest, options=options, fires=fires, scores=scores,
         reloads=reloads, meta=meta, source=source,
     )
-    over = [c.code for c, k in transcript.named_cards().items() if k > DECK_COUNTS[c]]
+    over = [c.code for c, k in transcript.named_cards().items() if k > rules.counts[c]]
     if over:
         raise TranscriptError(f"{source}: keys 'hands', 'starter', 'launcher': "
                               f"{', '.join(sorted(over))} named more often than the deck holds")
     steps_raw = data["steps"]
     if not isinstance(steps_raw, list):
         raise check.fail("steps", steps_raw, "expected a list of steps")
-    transcript.steps = [_step(check, i, s, players) for i, s in enumerate(steps_raw)]
+    transcript.steps = [_step(check, i, s, rules) for i, s in enumerate(steps_raw)]
     return transcript
 
 
@@ -300,11 +322,11 @@ def _scores(check: _Checker, match: object, players: int) -> list[int] | None:
     return [check.integer(f"match.scores[{i}]", v, 0, 10**9) for i, v in enumerate(scores)]
 
 
-def _step(check: _Checker, i: int, raw: object, players: int) -> Step:
+def _step(check: _Checker, i: int, raw: object, rules: RuleSet) -> Step:
     key = f"steps[{i}]"
     if isinstance(raw, str):
         try:
-            return ActionStep(Action.parse(raw), raw)
+            return ActionStep(Action.parse(raw, rules=rules), raw)
         except InvalidActionError as exc:
             raise check.fail(key, raw, str(exc)) from None
     if isinstance(raw, dict) and set(raw) == {"reject"}:
@@ -312,7 +334,7 @@ def _step(check: _Checker, i: int, raw: object, players: int) -> Step:
         if not isinstance(text, str):
             raise check.fail(f"{key}.reject", text, "expected an action string")
         try:
-            return RejectStep(Action.parse(text), text)
+            return RejectStep(Action.parse(text, rules=rules), text)
         except InvalidActionError:
             return RejectStep(None, text)
     if isinstance(raw, dict) and set(raw) == {"expect"}:
@@ -352,7 +374,7 @@ def _owed_entry(entry: object) -> bool:
 
 def _hands_shape(value: object) -> str | None:
     if not isinstance(value, dict) or not all(
-            isinstance(seat, str) and seat.isdigit() and _strings(cards)
+            isinstance(seat, str) and seat.isascii() and seat.isdigit() and _strings(cards)
             for seat, cards in value.items()):
         return 'an object {"SEAT": [card codes]}'
     return None
@@ -399,5 +421,3 @@ def dumps(data: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def steps_of(actions: Sequence[Action]) -> list[Step]:
-    return [ActionStep(a) for a in actions]

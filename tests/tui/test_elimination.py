@@ -10,9 +10,9 @@ from textual.pilot import Pilot
 from tests.tui.helpers import deal, make_app, run, settle
 from uno_attack.cli.play import build_app
 from uno_attack.options import Options
+from uno_attack.session import GameConfig, Session
 from uno_attack.transcript import Transcript
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
-from uno_attack.tui.session import GameConfig, Session
 
 ELIMINATION = Options(match="elimination", target=10)
 

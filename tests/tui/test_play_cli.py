@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from uno_attack.cli import main
 from uno_attack.tui.app import UnoAttackApp
-from uno_attack.tui.session import Session
+from uno_attack.session import Session
 
 def crash(self, key):
     raise RuntimeError("an unforeseen bug")

@@ -15,8 +15,8 @@ from uno_attack.cli.play import build_app
 from uno_attack.engine import Round
 from uno_attack.match import Match
 from uno_attack.options import Options
+from uno_attack.session import GameConfig, Session
 from uno_attack.tui.screens.pickers import SeatPicker
-from uno_attack.tui.session import GameConfig, Session
 from uno_attack.tui.widgets.seats import SeatBadge
 from uno_attack.wording import name_seats
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from uno_attack.cards import hand_points
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 
@@ -24,7 +23,7 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
 def test_help_lists_commands() -> None:
     result = run("--help")
     assert result.returncode == 0
-    for command in ("play", "replay", "simulate", "launcher stats"):
+    for command in ("play", "replay", "simulate", "launcher stats", "stats", "history"):
         assert command in result.stdout
 
 
@@ -66,7 +65,8 @@ class TestReplay:
 
     @pytest.mark.parametrize(("change", "fragment"), [
         (lambda d: d.pop("hands"), "key 'hands' is missing"),
-        (lambda d: d["hands"][1].append("R0"), "key 'hands[1][3]': unknown card code (got 'R0')"),
+        (lambda d: d["hands"][1].append("R0"),
+         "key 'hands[1][3]': unknown card code of UNO Attack (got 'R0')"),
         (lambda d: d.update(options={"jump_in": True}), "unknown option 'jump_in'"),
         (lambda d: d.update(players=11), "key 'players'"),
         (lambda d: d["steps"].append("2 fly"), "key 'steps[6]'"),
@@ -145,11 +145,12 @@ class TestSimulate:
             played = replay(record)
             assert played.passed, played.failure
             game = played.round
-            assert game.result is not None
+            result = record.score(game)
+            assert result is not None
             # lowest: every player adds their own hand (RULES.md 8)
-            assert list(game.result.round_points) == [hand_points(h) for h in game.hands]
-            if max(game.result.scores) >= 40:
-                assert game.result.match_winner is not None
+            assert list(result.round_points) == [game.rules.hand_points(h) for h in game.hands]
+            if max(result.scores) >= 40:
+                assert result.match_winner is not None
 
     @pytest.mark.parametrize(("args", "fragment"), [
         (("--option", "stacking=true"), "unknown option 'stacking'"),

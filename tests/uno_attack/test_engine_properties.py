@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import make_bot
-from uno_attack.cards import ALL_CARDS, COLORS, DECK_COUNTS
+from uno_attack.cards import COLORS
 from uno_attack.engine import Round
 from uno_attack.errors import IllegalActionError
 from uno_attack.journal import Journal
@@ -27,6 +27,7 @@ from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import MATCH_MODES, Options
 from uno_attack.replay import replay
+from uno_attack.rules import ATTACK
 from uno_attack.table import Table
 from uno_attack.transcript import load
 
@@ -56,7 +57,7 @@ def dealt_rounds(draw: st.DrawFn) -> tuple[Round, random.Random]:
 
 
 def all_cards(game: Round) -> Counter:
-    cards: Counter = Counter(game.launcher)
+    cards: Counter = Counter(game.stock)
     cards.update(game.discard)
     for hand in game.hands:
         cards.update(hand)
@@ -80,7 +81,7 @@ any_action = st.builds(
     Action,
     seat=st.integers(-1, 10),
     verb=st.sampled_from(list(Verb)),
-    card=st.one_of(st.none(), st.sampled_from(ALL_CARDS)),
+    cards=st.one_of(st.just(()), st.sampled_from(ATTACK.cards).map(lambda c: (c,))),
     color=st.one_of(st.none(), st.sampled_from(COLORS)),
     target=st.one_of(st.none(), st.integers(-1, 10)),
     uno=st.booleans(),
@@ -92,12 +93,12 @@ class TestCardsAccountedFor:
     @given(dealt_rounds())
     def test_112_cards_at_every_step(self, dealt: tuple[Round, random.Random]) -> None:
         game, rng = dealt
-        assert all_cards(game) == DECK_COUNTS
+        assert all_cards(game) == ATTACK.counts
         for _ in range(400):
             if game.over:
                 break
             random_step(game, rng)
-            assert all_cards(game) == DECK_COUNTS
+            assert all_cards(game) == ATTACK.counts
             assert game.card_count() == 112
 
 
@@ -115,7 +116,7 @@ class TestIllegalActions:
         for _ in range(25):
             action = data.draw(any_action)
             listed = (0 <= action.seat < game.players and
-                      Action(action.seat, action.verb, action.card, action.color,
+                      Action(action.seat, action.verb, action.cards, action.color,
                              action.target) in game.legal_actions(action.seat))
             uno_ok = (not action.uno) or (action.verb is Verb.PLAY and listed
                                          and game.hand_after(action) == 1)
@@ -130,8 +131,8 @@ class TestIllegalActions:
             assert game.snapshot() == before
 
     def test_error_names_the_rule(self) -> None:
-        game = Round.setup(hands=[[], []], dealer=0, starter=ALL_CARDS[0], launcher=[])
-        game.hands = [[ALL_CARDS[30]], [ALL_CARDS[31]]]
+        game = Round.setup(hands=[[], []], dealer=0, starter=ATTACK.cards[0], stock=[])
+        game.hands = [[ATTACK.cards[30]], [ATTACK.cards[31]]]
         with pytest.raises(IllegalActionError, match=r"it is seat 1's turn.*RULES.md 4"):
             game.apply(Action.parse("0 press"), fired=0)
 

@@ -10,7 +10,8 @@ def test_defaults_are_the_official_rules() -> None:
     options = Options()
     assert options.to_dict() == {}
     assert options.to_dict(all_keys=True) == {
-        "hand_size": 7, "target": 500, "match": "points", "play_after_press": False,
+        "rules": "attack", "hand_size": 7, "target": 500, "match": "points",
+        "play_after_press": False,
         "trade_hands_last": False, "first_dealer": "draw", "next_dealer": "winner"}
     assert set(OPTION_SPECS) == set(options.to_dict(all_keys=True))
 

@@ -51,7 +51,7 @@ def seconds(text: str) -> float:
     return value
 
 
-def seed(text: str) -> int | str:
+def seed_value(text: str) -> int | str:
     """A seed: a whole number in ASCII digits, or else any printable text (``party``).
 
     ``7`` and ``"7"`` are one seed; ``²`` is the text seed "²", not 2.

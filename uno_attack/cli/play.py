@@ -3,7 +3,9 @@
 The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 (``~/.local/state/uno-attack/game.json``), or the file given with ``--save``;
 ``--resume`` continues it exactly where it stopped. A new game keeps the last one as
-``game.previous.json`` beside it, and asks first when that one was not finished.
+``game.previous.json`` beside it, and asks first when that one was not finished. Every
+finished round and match is recorded in the player store (``--db FILE``; ``--no-record``
+to play without it).
 """
 
 from __future__ import annotations
@@ -15,17 +17,19 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from uno_attack.bots import BOT_KINDS
-from uno_attack.cli.args import ArgumentParser, seconds, seed, whole_number
+from uno_attack.cli import table_args
+from uno_attack.cli.args import ArgumentParser, whole_number
+from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_file, keep_previous
 from uno_attack.launcher import Launcher
 from uno_attack.options import MATCH_MODES, Options
 from uno_attack.replay import replay
-from uno_attack.saved_game import SavedGame, name_problem, read_saved_game
+from uno_attack.saved_game import SavedGame, read_saved_game
+from uno_attack.session import GameConfig, Session, default_save_path, resume_command
+from uno_attack.store import default_db_path
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.screens.start import SavedGameOffer
-from uno_attack.tui.session import GameConfig, Session, default_save_path, resume_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,82 +38,50 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
-    parser.add_argument("--players", type=whole_number, default=None,
-                        help="seats, 2 to 10 (default 4, or the number of --humans if more)")
-    parser.add_argument("--humans", default="You", metavar="NAMES",
-                        help="people at this keyboard, comma-separated (hot-seat); "
-                             "the other seats are bots (default: You); 'none' for a game "
-                             "of bots only, to watch")
-    parser.add_argument("--bots", choices=BOT_KINDS, default="basic",
-                        help="the bots' kind (default basic)")
-    parser.add_argument("--launcher", default="sim", metavar="SPEC",
-                        help="sim, sim:gentle, fixed:1, scripted:1,0,2, gpio, gpio:emulated, "
-                             "serial:PORT, serial:emulated (default sim; also with --resume: "
-                             "a saved game never chooses the launcher)")
-    parser.add_argument("--policy", default="attack",
-                        help="ejection policy of the sim launcher (default attack)")
-    parser.add_argument("--seed", type=seed, default=None,
-                        help="seed of the deal, bots and launcher: a whole number or a word "
-                             "(default: random)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of RULES.md section 9 (repeatable)")
+    add_table_arguments(parser, humans="You",
+                        humans_help="people at this keyboard (hot-seat; 'none': only bots, "
+                                    "to watch)",
+                        bots_help="the bots' kind (default basic)")
     parser.add_argument("--match", choices=MATCH_MODES, default=None,
                         help="match mode (default points)")
     parser.add_argument("--target", type=whole_number, default=None,
                         help="points that end the match (default 500)")
     parser.add_argument("--resume", action="store_true",
-                        help="continue the saved game where it stopped")
+                        help="continue the saved game where it stopped (with the launcher "
+                             "of --launcher: a saved game never chooses it)")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
-    parser.add_argument("--bot-delay", type=seconds, default=0.8, metavar="SECONDS",
-                        help="pause before each bot move, 0 to 60 (default 0.8)")
-    parser.add_argument("--catch-delay", type=seconds, default=None, metavar="SECONDS",
-                        help="how long bots take to catch a missed UNO, 0 to 60 "
-                             "(default 1.5, or the bot delay when that is 0)")
+    parser.add_argument("--db", type=Path, default=None, metavar="FILE",
+                        help="the player store that records every round and match "
+                             "(default $XDG_DATA_HOME/uno-attack/players.db)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="play without recording the match in the player store")
+    add_pace_arguments(parser)
     parser.add_argument("--no-animation", action="store_true", help="no burst animation")
     return parser
-
-
-def parse_humans(text: str) -> list[str]:
-    """The people's names of ``--humans``: ``Ann,Bob``, or ``none`` for bots only."""
-    if text.strip().lower() == "none":
-        return []
-    humans = [n.strip() for n in text.split(",")]
-    if not any(humans):
-        raise UnoAttackError(f"--humans {text!r}: name at least one person, "
-                             "or 'none' for a game of bots only")
-    for name in humans:
-        why = "'none' means no people at all" if name.lower() == "none" else name_problem(name)
-        if why is not None:
-            raise UnoAttackError(f"--humans {text!r}: {name!r}: {why}")
-    if len(set(humans)) != len(humans):
-        raise UnoAttackError(f"--humans {text!r}: every name must differ")
-    return humans
 
 
 def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     """The game config and whether to resume, from command-line words."""
     args = build_parser().parse_args(argv)
-    humans = parse_humans(args.humans)
+    humans = table_args.people(args, bots_only="none")
     assignments = list(args.option)
     if args.match is not None:
         assignments.append(f"match={args.match}")
     if args.target is not None:
         assignments.append(f"target={args.target}")
     options = Options.from_assignments(assignments)
-    game_seed = random.randrange(1_000_000) if args.seed is None else args.seed
-    catch_delay = args.catch_delay
-    if catch_delay is None:
-        catch_delay = 1.5 if args.bot_delay > 0 else 0.0
+    bot_delay, catch_delay = table_args.pace(args)
     save = args.save or default_save_path()
     if not args.resume:  # a resume reads the file, and says what is wrong with it
         check_save_file(save, flag="--save", make_folder=args.save is None)
-    players = args.players if args.players is not None else max(4, len(humans))
-    config = GameConfig(humans=humans, players=players, bots=args.bots,
-                        launcher=args.launcher, policy=args.policy, seed=game_seed,
-                        options=options, save=save, bot_delay=args.bot_delay,
-                        catch_delay=catch_delay, animate=not args.no_animation)
+    config = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
+                        launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
+                        options=options, save=save,
+                        db=None if args.no_record else args.db or default_db_path(),
+                        bot_delay=bot_delay, catch_delay=catch_delay,
+                        animate=not args.no_animation)
     return config, args.resume
 
 
@@ -158,7 +130,7 @@ def unfinished_game(save: Path) -> SavedGame | None:
     except UnoAttackError:
         return None
     played = replay(saved.record)
-    result = played.round.result
+    result = saved.record.score(played.round)
     if not played.passed or (result is not None and result.match_over):
         return None
     return saved
@@ -174,6 +146,9 @@ def main(argv: list[str]) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         app.close_session()
+    problem = app.recorder_problem()
+    if problem is not None:  # it was on the screen; say it where it stays
+        print(f"uno-attack play: {problem}", file=sys.stderr)
     if app.start_error is not None:
         print(f"uno-attack play: error: {app.start_error}", file=sys.stderr)
         return 2

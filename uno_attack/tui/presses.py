@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 from uno_attack.actions import Action
 from uno_attack.launcher import PressResult
+from uno_attack.session import press_problem
 from uno_attack.table import UnknownPressOutcome
 from uno_attack.tui.screens.dialogs import LauncherProblemScreen
-from uno_attack.tui.session import press_problem
 from uno_attack.wording import count
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from uno_attack.saved_game import SavedGame
 from uno_attack.tui.screens.once import OnceScreen
 
 if TYPE_CHECKING:
-    from uno_attack.tui.session import Session
+    from uno_attack.session import Session
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ class SeatInfo:
     called: bool = False    # … and called UNO for it
     catchable: bool = False  # holds one card and has not called UNO: catch now!
     owes: str = ""
+    level: int | None = None  # a person's level in the player store
 
 
 class SeatBadge(Widget):
@@ -50,6 +51,8 @@ class SeatBadge(Widget):
         text = Text()
         text.append("▶ " if info.to_act else "  ", "bold")
         text.append(info.name, "bold")
+        if info.level is not None:
+            text.append(f" L{info.level}", "dim")
         if info.catchable:
             text.append(" forgot UNO!", "bold reverse red")
         elif info.uno and info.called:

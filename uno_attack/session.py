@@ -1,15 +1,17 @@
-"""The game session behind the screens: match, table, players, launcher and journal.
+"""The game session behind a front end: match, table, players, launcher and journal.
 
-Everything the game *does* lives here, with no Textual in sight, so the screens only read
-state and forward choices. The session deals rounds, records who is human, writes the
-journal after every action (through :class:`~uno_attack.table.Table`), and rebuilds an
-interrupted game from that journal exactly (``--resume``).
+Everything a game *does* lives here, with no Textual in sight, so the terminal game's
+screens (and any other front end) only read state and forward choices. The session deals
+rounds, records who is human, writes the journal after every action (through
+:class:`~uno_attack.table.Table`), rebuilds an interrupted game from that journal exactly
+(``--resume``), and records every finished round and match in the player store.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,6 +27,9 @@ from uno_attack.match import Match
 from uno_attack.options import Options
 from uno_attack.saved_game import SAVE_FORMAT, ResumeError, SavedGame, read_saved_game
 from uno_attack.scoring import RoundResult
+from uno_attack.store import Level, Recorder, RoundSaved
+from uno_attack.store.from_table import match_record, round_record
+from uno_attack.store.records import now
 from uno_attack.table import Table, TableEvent, reaction_order
 from uno_attack.transcript import ActionStep, Transcript
 
@@ -54,6 +59,7 @@ class GameConfig:
     seed: int | str | None = None
     options: Options = field(default_factory=Options)
     save: Path | None = None
+    db: Path | None = None  # the player store that records the match (None: not recorded)
     bot_delay: float = 0.8
     catch_delay: float = 1.5
     animate: bool = True
@@ -112,6 +118,13 @@ class Session:
         self.table: Table | None = None
         self.players: list[Any] = []
         self.saved_launcher: str | None = None  # what a resumed save was played with
+        self.match_key = uuid.uuid4().hex  # the match's record in the player store
+        self.started_at = now()
+        self.recorder = Recorder(config.db)
+        self.saved: RoundSaved | None = None  # what recording the last round did
+        # each finished round's points by match player (None: out of the match by then)
+        self.points_by_round: list[list[int | None]] = []
+        self.levels: dict[str, Level] = self.recorder.levels(config.humans)
 
     # -- who is who ---------------------------------------------------------------
     @property
@@ -176,9 +189,10 @@ class Session:
             "seed": self.config.seed, "launcher": self.config.launcher,
             "policy": self.config.policy, "round": m.round_no,
             "match": {"scores": list(m.scores), "active": list(m.active), "dealer": m.dealer,
-                      "round_no": m.round_no,
-                      "history": [list(r.round_points) for r in m.history]},
+                      "round_no": m.round_no},
             "presses_before": self.presses_before,
+            "match_key": self.match_key, "started_at": self.started_at.isoformat(),
+            "points_by_round": [list(row) for row in self.points_by_round],
         }
 
     def start_round(self) -> Table:
@@ -208,10 +222,24 @@ class Session:
         return self.table
 
     def finish_round(self) -> RoundResult:
-        """Carry the finished round into the match (scores, next dealer, eliminations)."""
-        result = self.game.result
-        assert result is not None
+        """Carry the finished round into the match (scores, next dealer, eliminations) and
+        record it, and the match once it is over, in the player store."""
+        assert self.table is not None
+        result = self.match.score(self.game)
+        players = list(self.seating)
         self.match.end_round(result)
+        row: list[int | None] = [None] * len(self.names)
+        for seat, points in enumerate(result.round_points):
+            row[players[seat]] = points
+        self.points_by_round.append(row)
+        match = match_record(self.match, self.kinds, key=self.match_key,
+                             started_at=self.started_at)
+        self.saved = self.recorder.round_finished(
+            round_record(self.table, result, match, number=self.match.round_no,
+                         players=players))
+        if self.match.over:
+            self.recorder.match_finished(match)
+        self.levels = self.recorder.levels(self.config.humans)
         return result
 
     # -- acting ---------------------------------------------------------------------
@@ -257,6 +285,7 @@ class Session:
 
     def close(self) -> None:
         self.launcher.close()
+        self.recorder.close()
 
     # -- resuming ---------------------------------------------------------------------
     @classmethod
@@ -296,6 +325,9 @@ class Session:
         except UnoAttackError as exc:
             raise ResumeError(f"{saved.path}: {exc}") from None
         self.presses_before = saved.presses_before
+        self.match_key = saved.match_key or self.match_key
+        self.started_at = saved.started_at or self.started_at
+        self.points_by_round = [list(row) for row in saved.points_by_round]
         self._seat_players()
         fresh = Transcript(name=record.name, players=record.players, dealer=record.dealer,
                            hands=record.hands, starter=record.starter,

@@ -11,7 +11,7 @@ from uno_attack.actions import Action, Verb
 from uno_attack.bots import BasicBot
 from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.options import Options
-from uno_attack.tui.session import (
+from uno_attack.session import (
     GameConfig,
     ResumeError,
     Session,
