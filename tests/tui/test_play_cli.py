@@ -142,11 +142,14 @@ def _set(*keys: str, value: object) -> Callable[[dict[str, Any]], None]:
     (_set("match", "scores", value=[1, 0, 0]), ("key 'match.scores'",)),
     (_set("options", "first_dealer", value=7), ("option 'first_dealer' = 7",)),
     (lambda d: d["steps"].append("0 pass"), ("key 'steps[", "illegal action '0 pass'")),
+    (_set("meta", "started_at", value="yesterday"), ("key 'meta.started_at'",)),
+    (_set("meta", "points_by_round", value=[[1, 2]]), ("key 'meta.points_by_round'",)),
+    (_set("meta", "match_key", value=["k"]), ("key 'meta.match_key'",)),
 ], ids=["fires-missing", "no-scores", "names-text", "name-number", "players-other",
         "kind-unknown", "presses-negative", "presses-huge", "presses-text", "active-twice",
         "active-range", "score-negative", "round-0", "dealer-null", "match-list",
         "seed-list", "policy-unknown", "launcher-number", "format", "seat-scores",
-        "first-dealer", "illegal-step"])
+        "first-dealer", "illegal-step", "started-at", "points-by-round", "match-key"])
 def test_a_bad_save_is_one_line_naming_file_and_key(
         tmp_path: Path, change: Callable[[dict[str, Any]], None],
         fragments: tuple[str, ...]) -> None:

@@ -121,3 +121,19 @@ def test_keep_previous_moves_the_last_game_aside(tmp_path: Path) -> None:
     keep_previous(path)
     assert (tmp_path / "game.previous.json").read_text() == "old"
     assert not path.exists()
+
+
+def test_the_listener_hears_when_saving_fails_and_when_it_works_again(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    journal = Journal(path)
+    heard: list[object] = []
+    journal.listener = heard.append
+    journal.write("one")
+    block = _blocked(path)
+    journal.write("two")
+    journal.write("three")  # still failing: told once
+    (block / "inside").unlink()
+    block.rmdir()
+    journal.write("four")
+    assert [None if h is None else str(h) for h in heard] == [
+        f"Could not save the game to {path}: Is a directory", None]
