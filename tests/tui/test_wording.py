@@ -3,6 +3,7 @@ keyboard, and badges that tell a called UNO from a forgotten one."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +175,15 @@ def test_a_trade_with_you_says_you(tmp_path: Path) -> None:
         assert "Ada played red Trade Hands, trading hands with you" in log_text(app)
 
     run(body, app)
+
+
+def test_a_game_of_bots_only_says_it_is_watched(tmp_path: Path) -> None:
+    app = make_app(tmp_path, humans=(), players=3, launcher="sim")
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: app.steps > 3)
+            title = str(app.table_screen.query_one("#hand-title").render())
+            assert title == "watching: every seat is a bot"
+
+    asyncio.run(main())

@@ -120,7 +120,7 @@ class TableScreen(Screen[None]):
         hand.playable = frozenset(playable)
         # in hot-seat a hand shows only on its owner's turn (the keyboard may move on)
         hand.hidden = viewer is None or (len(session.human_seats) > 1 and viewer != to_act)
-        title = "hand"
+        title = "hand" if session.human_seats else "watching: every seat is a bot"
         if viewer is not None:
             name = session.seat_name(viewer)
             whose = "Your" if len(session.human_seats) == 1 else f"{name}'s"
