@@ -344,7 +344,7 @@ class Session:
                 self.bot_choice_on(table.game, action.seat)  # keep a random bot's dice in step
             fired = next(fires) if action.verb is Verb.PRESS else None  # one per press: checked
             try:
-                table.perform(action, fired=fired)
+                table.perform(action, fired=fired, eject=False)
             except UnoAttackError as exc:
                 raise ResumeError(f"{saved.path}: key 'steps[{i}]': {exc}") from None
         table.journal = self.journal

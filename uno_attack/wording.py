@@ -33,6 +33,11 @@ def as_object(name: str) -> str:
     return "you" if name == YOU else name
 
 
+def possessive(name: str) -> str:
+    """``Ada's`` or ``your``."""
+    return "your" if name == YOU else f"{name}'s"
+
+
 def verb_for(name: str, third: str, second: str) -> str:
     """The verb that agrees with ``name``: ``Ada owes`` but ``you owe``."""
     return second if name == YOU else third

@@ -10,9 +10,9 @@ import pytest
 
 from uno_attack.cards import Card
 from uno_attack.errors import OptionError
-from uno_attack.match import Match, deal, draw_for_dealer
+from uno_attack.match import Match, deal, draw_for_dealer, round_rng
 from uno_attack.options import Options
-from uno_attack.rules import ATTACK
+from uno_attack.rules import ATTACK, CLASSIC, RuleSet
 from uno_attack.scoring import RoundResult, score_round
 
 CANONICAL_DECK = ATTACK.deck
@@ -49,15 +49,18 @@ class TestDeal:
         with pytest.raises(OptionError, match="hand_size"):
             deal(ATTACK, list(CANONICAL_DECK), 10, 0, 12)
 
-    def test_dealt_round_holds_all_112_cards(self) -> None:
-        match = Match(["a", "b", "c"], Options(hand_size=5), seed=4)
+    @pytest.mark.parametrize(("options", "deck"), [
+        (Options(hand_size=5), ATTACK), (Options(hand_size=5, rules="classic"), CLASSIC)])
+    def test_a_dealt_round_holds_every_card_of_its_deck(self, options: Options,
+                                                        deck: RuleSet) -> None:
+        match = Match(["a", "b", "c"], options, seed=4)
         game, record = match.deal_round()
         assert [len(h) for h in game.hands] == [5, 5, 5]
         total: Counter = Counter(game.stock)
         total.update(game.discard)
         for hand in game.hands:
             total.update(hand)
-        assert total == ATTACK.counts
+        assert total == deck.counts
         assert record.new_round() == game
 
 
@@ -144,3 +147,56 @@ class TestMatch:
                                         [match.scores[p] for p in match.active]))
             rounds += 1
         assert (rounds, match.winner, match.scores) == (2, 0, [60, 0])
+
+
+class TestVariantMatches:
+    def test_winner_starts_the_next_round(self) -> None:
+        match = Match(["a", "b", "c", "d"], Options(first_dealer=0, next_dealer="winner_starts"),
+                      seed=1)
+        match.deal_round()
+        match.end_round(scored("points", 500, [cards("R5"), cards("R1"), [], cards("G2")], 2,
+                               [0, 0, 0, 0]))
+        assert match.dealer == 1  # the seat before the winner deals (B12) …
+        game, record = match.deal_round()
+        assert record.dealer == game.dealer == 1
+        assert (game.dealer + 1) % 4 == 2  # … so the winner is left of the dealer
+
+    def test_a_net_match_ends_after_its_rounds(self) -> None:
+        options = Options(match="net", rounds=2, first_dealer=0, target=1)
+        match = Match(["a", "b"], options, seed=5)
+        for expected in (None, 0):
+            match.deal_round()
+            result = score_round([[], cards("R9")], 0, rules=ATTACK, options=options,
+                                 scores=list(match.scores), round_no=match.round_no)
+            match.end_round(result)
+            assert match.winner == expected
+        assert match.scores == [18, -18]
+
+    def test_teams_must_divide_the_players(self) -> None:
+        with pytest.raises(OptionError, match="option 'teams' = 2: 3 players"):
+            Match(["a", "b", "c"], Options(teams=2))
+
+    def test_a_classic_deal_puts_wild_draw_fours_back(self) -> None:
+        deck = CLASSIC.parse_cards(["R1", "R2", "W+4", "W+4", "B5", "B6"])
+        _hands, starters, stock = deal(CLASSIC, deck, 2, dealer=0, hand_size=1)
+        assert [c.code for c in starters] == ["W+4", "W+4", "B5"]
+        assert [c.code for c in stock] == ["B6"]
+
+
+def test_a_starter_put_back_goes_to_a_random_place_of_the_stock() -> None:
+    """RULES.md 3.3: a real deal puts a Trade Hands starter back at a random place (only a
+    transcript puts it at the bottom); the recorded deal replays to the same round."""
+    places = set()
+    for seed in range(400):
+        match = Match(["a", "b"], Options(first_dealer=0), seed=seed)
+        deck = list(ATTACK.deck)
+        round_rng(seed, 1, "deck").shuffle(deck)
+        _hands, starters, _stock = deal(ATTACK, deck, 2, 0, 7)
+        if len(starters) == 1:
+            continue
+        game, record = match.deal_round()
+        assert [c.code for c in record.starter] == [starters[-1].code]
+        assert record.new_round() == game
+        assert Counter(game.stock) == Counter(_stock) + Counter(starters[:-1])
+        places.add(list(game.stock).index(starters[0]))
+    assert len(places) > 1

@@ -17,13 +17,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from uno_attack.cli import table_args
+from uno_attack.cli import rule_options, table_args
 from uno_attack.cli.args import ArgumentParser, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_file, keep_previous
 from uno_attack.launcher import Launcher
-from uno_attack.options import MATCH_MODES, Options
+from uno_attack.options import MATCH_MODES
 from uno_attack.replay import replay
 from uno_attack.saved_game import SavedGame, read_saved_game
 from uno_attack.session import GameConfig, Session, default_save_path, resume_command
@@ -66,12 +66,12 @@ def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     """The game config and whether to resume, from command-line words."""
     args = build_parser().parse_args(argv)
     humans = table_args.people(args, bots_only="none")
-    assignments = list(args.option)
+    shorthands = []
     if args.match is not None:
-        assignments.append(f"match={args.match}")
+        shorthands.append(f"match={args.match}")
     if args.target is not None:
-        assignments.append(f"target={args.target}")
-    options = Options.from_assignments(assignments)
+        shorthands.append(f"target={args.target}")
+    options = rule_options.options_from(args, shorthands)
     bot_delay, catch_delay = table_args.pace(args)
     save = args.save or default_save_path()
     if not args.resume:  # a resume reads the file, and says what is wrong with it

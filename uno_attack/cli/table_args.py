@@ -11,6 +11,7 @@ import argparse
 import random
 
 from uno_attack.bots import BOT_KINDS
+from uno_attack.cli import rule_options
 from uno_attack.cli.args import seconds, seed_value, whole_number
 from uno_attack.errors import UnoAttackError
 from uno_attack.saved_game import name_problem
@@ -18,7 +19,7 @@ from uno_attack.saved_game import name_problem
 
 def add_table_arguments(parser: argparse.ArgumentParser, *, humans: str, humans_help: str,
                         bots_help: str) -> None:
-    """``--players --humans --bots --launcher --policy --seed --option``."""
+    """``--players --humans --bots --launcher --policy --seed --preset --option``."""
     parser.add_argument("--players", type=whole_number, default=None,
                         help="seats, 2 to 10 (default 4, or the number of --humans if more)")
     parser.add_argument("--humans", default=humans, metavar="NAMES",
@@ -33,8 +34,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, humans: str, humans_
     parser.add_argument("--seed", type=seed_value, default=None,
                         help="seed of the deal, bots and launcher: a whole number or a word "
                              "(default: random)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of RULES.md section 9 (repeatable)")
+    rule_options.add_arguments(parser)
 
 
 def add_pace_arguments(parser: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -131,6 +131,7 @@ class RuleSet:
         return {card: self.kinds[card.symbol] for card in self.cards}
 
     def __contains__(self, card: object) -> bool:
+        """Whether the card is one of this rule set's deck."""
         return card in self._index
 
     def parse_card(self, code: str) -> Card:
@@ -171,9 +172,6 @@ class RuleSet:
         """A few letters for the card's face: ``5``, ``Skip``, ``+4``."""
         return self.kinds[card.symbol].short
 
-    def is_number(self, card: Card) -> bool:
-        return self.kinds[card.symbol].number is not None
-
     # -- per game ------------------------------------------------------------------
     def kinds_for(self, options: Options) -> dict[Card, Kind]:
         """Each card's kind in a game with these options (say, a 7 under ``seven_zero``),
@@ -181,6 +179,12 @@ class RuleSet:
         kinds = dict(self.kinds)
         if self.adapt is not None:
             kinds.update(self.adapt(self, options))
+        if options.last_card == "no_action":
+            for symbol, kind in kinds.items():
+                if kind.number is None and not kind.hits:
+                    kinds[symbol] = replace(kind, end_refusal=(
+                        f"with last_card = no_action a last play may not include a "
+                        f"{kind.name} (VARIANTS.md B7)"))
         return {card: kinds[card.symbol] for card in self.cards}
 
     @cached_property
