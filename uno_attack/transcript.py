@@ -396,8 +396,8 @@ def _owed_entry(entry: object) -> bool:
 
 def _hands_shape(value: object) -> str | None:
     if not isinstance(value, dict) or not all(
-            isinstance(seat, str) and seat.isascii() and seat.isdigit() and _strings(cards)
-            for seat, cards in value.items()):
+            isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) <= 2
+            and _strings(cards) for seat, cards in value.items()):
         return 'an object {"SEAT": [card codes]}'
     return None
 

@@ -87,3 +87,11 @@ def test_a_lone_surrogate_in_the_name_is_refused_before_it_is_printed(tmp_path: 
     path = tmp_path / "named.json"
     path.write_text(json.dumps({**example(), "name": "R\ud83d"}))
     assert_one_line(replay("-v", str(path)), f"{path}: key 'name': not valid Unicode")
+
+
+def test_a_seat_key_of_thousands_of_digits(tmp_path: Path) -> None:
+    data = example()
+    data["steps"][5]["expect"]["hands"] = {"2" * 5000: ["B4"]}
+    path = tmp_path / "seat.json"
+    path.write_text(json.dumps(data))
+    assert_one_line(replay(str(path)), f"{path}: key 'steps[5].expect.hands'")

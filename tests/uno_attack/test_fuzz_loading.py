@@ -36,14 +36,18 @@ ODD_VALUES: list[Any] = [
 ]
 
 
-def _paths(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield path
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from _paths(value, (*path, key))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from _paths(value, (*path, i))
+def _paths(data: Any) -> list[tuple[Any, ...]]:
+    """The path of every value inside ``data``, the top first (walked without recursion)."""
+    paths: list[tuple[Any, ...]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        paths.append(path)
+        if isinstance(value, dict):
+            stack.extend((v, (*path, k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(value))
+    return paths
 
 
 def mutate(data: Any, rng: random.Random) -> Any:
@@ -53,7 +57,7 @@ def mutate(data: Any, rng: random.Random) -> Any:
         paths = list(_paths(data))
         path = rng.choice(paths[1:] or paths)
         if not path:
-            return rng.choice(ODD_VALUES)
+            return copy.deepcopy(rng.choice(ODD_VALUES))
         parent = data
         for key in path[:-1]:
             parent = parent[key]
@@ -66,24 +70,35 @@ def mutate(data: Any, rng: random.Random) -> Any:
         elif kind < 0.85 and isinstance(parent, list):
             parent.insert(last, copy.deepcopy(parent[last]))
         elif isinstance(parent, dict):
-            parent[rng.choice(["colour", "seat", "meta", "match", "x"])] = rng.choice(ODD_VALUES)
+            parent[rng.choice(["colour", "seat", "meta", "match", "x"])] = copy.deepcopy(
+                rng.choice(ODD_VALUES))
         else:
-            parent[last] = copy.deepcopy(data)  # the whole inside itself: nesting grows
+            parent[last] = [parent[last]]  # one level deeper
     return data
 
 
 def mutate_bytes(raw: bytes, rng: random.Random) -> bytes:
-    """A byte-level fault: a cut, a flipped byte, bytes that are not UTF-8, a NUL."""
+    """A byte-level fault: a cut, a flipped byte, bytes that are not UTF-8, a NUL, a
+    number of thousands of digits, nesting deeper than any parser's stack, a lone
+    surrogate, a number JSON has no word for."""
     i = rng.randrange(len(raw))
-    return rng.choice([raw[:i], raw[:i] + bytes([raw[i] ^ 0x80]) + raw[i + 1:],
-                       raw[:i] + b"\xff\xfe" + raw[i:], raw[:i] + b"\x00" + raw[i:]])
+    digit = next((j for j in range(i, len(raw)) if raw[j:j + 1].isdigit()), None)
+    quote = raw.find(b'"', i)
+    return rng.choice([
+        raw[:i], raw[:i] + bytes([raw[i] ^ 0x80]) + raw[i + 1:],
+        raw[:i] + b"\xff\xfe" + raw[i:], raw[:i] + b"\x00" + raw[i:],
+        raw if digit is None else raw[:digit] + b"9" * 5000 + raw[digit:],
+        raw if digit is None else raw[:digit] + b"[" * 50_000 + raw[digit:],
+        raw if digit is None else raw[:digit] + b"NaN" + raw[digit + 1:],
+        raw if quote < 0 else raw[:quote + 1] + b"\\ud800" + raw[quote + 1:],
+    ])
 
 
 def _mutants(source: bytes, seed: int, count: int) -> Iterator[bytes]:
     rng = random.Random(seed)
     data = json.loads(source)
     for _ in range(count):
-        if rng.random() < 0.2:
+        if rng.random() < 0.3:
             yield mutate_bytes(source, rng)
         else:
             yield json.dumps(mutate(data, rng)).encode()
