@@ -10,6 +10,7 @@ from tests.tui.helpers import deal
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import BasicBot
 from uno_attack.launcher import EjectStatus, PressResult
+from uno_attack.options import Options
 from uno_attack.session import (
     GameConfig,
     ResumeError,
@@ -81,6 +82,22 @@ def test_resume_replays_the_journal_to_the_same_state(tmp_path: Path) -> None:
 def test_resume_without_a_save_says_so(tmp_path: Path) -> None:
     with pytest.raises(ResumeError, match="no saved game"):
         Session.resume(GameConfig(save=tmp_path / "none.json"))
+
+
+def test_a_match_of_bots_only_plays_to_its_end_headless() -> None:
+    """``--humans none`` in the game; without a screen, the session plays it alone."""
+    session = Session(GameConfig(humans=[], players=3, launcher="sim", seed=2, save=None,
+                                 options=Options(target=60)))
+    rounds = 0
+    while not session.match.over:
+        session.start_round()
+        session.table.play_round()
+        session.finish_round()
+        rounds += 1
+    assert session.human_seats == []
+    assert session.match.winner is not None
+    assert max(session.match.scores) >= 60
+    assert len(session.match.history) == rounds
 
 
 def test_resuming_a_classic_game_ejects_nothing(tmp_path: Path) -> None:
