@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.firmware import dispenser
 from firmware_bridge.host import UlpLink
 from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
@@ -46,8 +47,8 @@ class SerialEjector:
         if self.link.gone:
             self.link.hello()  # raises LauncherNotResponding if it really is gone
         info = self.link.info
-        most = info.cards if info else 12
-        longest = info.max_ms if info else 10000
+        most = info.cards if info else dispenser.CARDS
+        longest = info.max_ms if info else dispenser.MAX_MS
         total = 0
         result = EjectResult(0)
         left = count

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import serial
 
-from firmware_bridge.firmware import ulp
+from firmware_bridge.firmware import dispenser, ulp
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import LauncherNotResponding
 
@@ -513,7 +513,7 @@ class UlpLink:
 
     def _boot_seen(self, boot: str) -> None:
         if self.info is None:
-            self.info = BoardInfo(boot, "?", 12, 10000)
+            self.info = BoardInfo(boot, "?", dispenser.CARDS, dispenser.MAX_MS)
             return
         if boot.upper() != self.info.boot.upper():
             self.info = BoardInfo(boot, self.info.fw, self.info.cards, self.info.max_ms)

@@ -37,16 +37,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sim_launcher import dispenser
+
 __all__ = ["DispenserModel", "DispenserParams", "ModelRunner"]
 
 
 @dataclass(frozen=True)
 class DispenserParams:
-    """The numbers of one dispenser; the defaults are LAUNCHER.md's."""
+    """The numbers of one dispenser; the defaults are LAUNCHER.md's (``dispenser``)."""
 
-    spin_up_ms: float = 60.0         # from standstill (or a change of direction) to speed
-    cards_per_second: float = 8.0    # at full duty; proportional to duty
-    beam_ms: float = 25.0            # how long one card blocks the beam at full duty
+    spin_up_ms: float = dispenser.SPIN_UP_MS      # from standstill (or a change of way)
+    cards_per_second: float = dispenser.CARDS_PER_SECOND  # at full duty; ∝ duty
+    beam_ms: float = dispenser.BEAM_MS            # one card blocks the beam, at full duty
     jam_probability: float = 0.005   # chance that a card jams on its way out
     hopper: int = 112                # cards in a full hopper (the game's 112 cards)
     hopper_sensor: bool = False      # is a hopper-empty switch fitted?

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 
+from sim_launcher.dispenser import CARDS
+
 __all__ = [
     "BUILTIN_POLICIES",
     "BurstPolicy",
@@ -62,9 +64,9 @@ class PolicyTable:
                 raise PolicyError(f"{where}: weights[{i}] = {w!r} is not a weight ≥ 0")
         if sum(self.weights) <= 0:
             raise PolicyError(f"{where}: 'weights' must not all be zero")
-        if len(self.weights) > 12:
-            raise PolicyError(f"{where}: bursts of more than 12 cards ({len(self.weights)}) "
-                              "exceed what the launcher fires at once")
+        if len(self.weights) > CARDS:
+            raise PolicyError(f"{where}: bursts of more than {CARDS} cards "
+                              f"({len(self.weights)}) exceed what the launcher fires at once")
 
     @property
     def max_empty_run(self) -> int | None:
@@ -106,9 +108,10 @@ def _fixed_table(text: str) -> PolicyTable:
     try:
         n = int(text)
     except ValueError:
-        raise PolicyError(f"invalid policy 'fixed:{text}': N must be a whole number 0…12") from None
-    if not 0 <= n <= 12:
-        raise PolicyError(f"invalid policy 'fixed:{text}': N must be 0…12")
+        raise PolicyError(f"invalid policy 'fixed:{text}': N must be a whole number "
+                          f"0…{CARDS}") from None
+    if not 0 <= n <= CARDS:
+        raise PolicyError(f"invalid policy 'fixed:{text}': N must be 0…{CARDS}")
     if n == 0:
         return PolicyTable("fixed:0", fire=(0.0,), weights=(1,), description="never fires")
     weights = tuple(1.0 if k == n else 0.0 for k in range(1, n + 1))
@@ -135,7 +138,7 @@ class BurstPolicy:
         return self.table.name
 
     def next_burst(self) -> int:
-        """Decide the next press: 0 for an empty press, else the burst size 1…12."""
+        """Decide the next press: 0 for an empty press, else the burst size 1…CARDS."""
         fire = self.table.fire
         p = fire[self.tension] if self.tension < len(fire) else fire[-1]
         if p < 1 and (p <= 0 or self._rng.random() >= p):

@@ -19,6 +19,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from sim_launcher import dispenser
 from uno_attack.errors import UnoAttackError
 from wiring.header import HARDWARE_PWM, PHYSICAL, RESERVED
 
@@ -39,11 +40,11 @@ class PinMapError(UnoAttackError):
 class MotorSettings:
     """How the motor is driven while ejecting and when freeing a jam."""
 
-    duty: float = 0.8
+    duty: float = dispenser.DUTY
     pwm_frequency: int = 1000
-    reverse_duty: float = 0.6
-    reverse_ms: float = 150.0
-    reverse_tries: int = 1
+    reverse_duty: float = dispenser.REVERSE_DUTY
+    reverse_ms: float = dispenser.REVERSE_MS
+    reverse_tries: int = dispenser.REVERSE_TRIES
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,8 @@ class Timing:
     """When the closed loop gives up, and how the button is debounced."""
 
     jam_ms: float = 600.0
-    max_ms: float = 4000.0
-    debounce_ms: float = 20.0
+    max_ms: float = dispenser.EJECT_MS
+    debounce_ms: float = dispenser.DEBOUNCE_MS
 
 
 @dataclass(frozen=True)
@@ -126,20 +127,24 @@ def _parse(data: dict[str, Any], source: str) -> PinMap:
         raise PinMapError(f"{source}: no [pins] table")
     pins = _parse_pins(_table(data, "pins", source), source)
     motor = _Section(data, "motor", source)
+    defaults = MotorSettings()
     motor_settings = MotorSettings(
-        duty=motor.number("duty", 0.8, low=0.0, high=1.0, low_open=True),
-        pwm_frequency=int(motor.number("pwm_frequency", 1000, low=1, high=100_000,
-                                       integer=True)),
-        reverse_duty=motor.number("reverse_duty", 0.6, low=0.0, high=1.0, low_open=True),
-        reverse_ms=motor.number("reverse_ms", 150, low=0, high=10_000),
-        reverse_tries=int(motor.number("reverse_tries", 1, low=0, high=10, integer=True)),
+        duty=motor.number("duty", defaults.duty, low=0.0, high=1.0, low_open=True),
+        pwm_frequency=int(motor.number("pwm_frequency", defaults.pwm_frequency, low=1,
+                                       high=100_000, integer=True)),
+        reverse_duty=motor.number("reverse_duty", defaults.reverse_duty, low=0.0, high=1.0,
+                                  low_open=True),
+        reverse_ms=motor.number("reverse_ms", defaults.reverse_ms, low=0, high=10_000),
+        reverse_tries=int(motor.number("reverse_tries", defaults.reverse_tries, low=0,
+                                       high=10, integer=True)),
     )
     motor.reject_unknown()
     timing = _Section(data, "timing", source)
+    times = Timing()
     timing_settings = Timing(
-        jam_ms=timing.number("jam_ms", 600, low=10, high=60_000),
-        max_ms=timing.number("max_ms", 4000, low=10, high=600_000),
-        debounce_ms=timing.number("debounce_ms", 20, low=0, high=1000),
+        jam_ms=timing.number("jam_ms", times.jam_ms, low=10, high=60_000),
+        max_ms=timing.number("max_ms", times.max_ms, low=10, high=dispenser.MAX_MS),
+        debounce_ms=timing.number("debounce_ms", times.debounce_ms, low=0, high=1000),
     )
     timing.reject_unknown()
     if timing_settings.jam_ms > timing_settings.max_ms:

@@ -1,6 +1,8 @@
 """The dispenser firmware, in MicroPython: copied whole to a Pico as the ``firmware`` package.
 
-``ulp`` (the codec, shared with the host), ``hal`` (what a board offers), ``board`` (the
-logic), ``pico`` (the RP2040 HAL) and ``main`` (the boot script). Only ``pico`` and ``main``
-need MicroPython; the rest also runs on CPython in the emulator.
+``dispenser`` (the figures, limits and closed-loop eject, linked here from
+``sim_launcher/dispenser.py`` so the Pi's driver runs the very same file), ``ulp`` (the
+codec, shared with the host), ``hal`` (what a board offers), ``board`` (the logic),
+``pico`` (the RP2040 HAL) and ``main`` (the boot script). Only ``pico`` and ``main`` need
+MicroPython; the rest also runs on CPython in the emulator.
 """

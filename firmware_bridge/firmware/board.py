@@ -7,11 +7,11 @@ request's ``max_ms`` and by its own limit, whatever the host does; the host does
 thinking. Each command is declared right beside its handler, with its protocol line.
 """
 
-from . import ulp
+from . import dispenser, ulp
 
 FW_VERSION = "1.0.0"
-CARDS = 12            # the most cards one EJECT may ask for
-MAX_MS = 10000        # the longest one EJECT may run
+CARDS = dispenser.CARDS    # the most cards one EJECT may ask for
+MAX_MS = dispenser.MAX_MS  # the longest one EJECT may run
 MOTOR_MAX_MS = 2000   # the longest MOTOR run (wiring tests)
 LIMIT_MS = 10500      # the board's own limit on a motor run, past any request
 JAM_MS = 1000         # no card for this long while the motor runs: a jam (or empty hopper)
