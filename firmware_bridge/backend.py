@@ -6,7 +6,7 @@ speaking ULP/1; the board's button presses arrive as the launcher's button event
 process, behind a real pty, and closes it with the launcher.
 
 ``LauncherSettings.config`` may be a mapping of options for the emulated board and the
-link: ``time_scale``, ``faults`` (a :class:`~firmware_bridge.faults.LinkFaults`),
+link: ``time_scale``, ``wire`` (a :class:`~firmware_bridge.faults.LinkFaults`),
 ``params`` (a ``DispenserParams``), ``refill``, ``retry_s``, ``ping_s``, ``poll_s``.
 """
 
@@ -109,7 +109,7 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> SerialLauncher:
         emulator = EmulatedBoard(
             link=tempdir / "board", seed=settings.seed,
             time_scale=float(options.get("time_scale", 1.0)),
-            faults=options.get("faults"), params=options.get("params"),
+            wire=options.get("wire"), params=options.get("params"),
             refill=bool(options.get("refill", True)),
         ).start()
         port = emulator.port

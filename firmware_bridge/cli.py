@@ -99,7 +99,7 @@ def emulate(args: argparse.Namespace) -> int:
         raise EmulatorOptionError("--disconnect-every needs --link: a new pty has a new name")
     board = EmulatedBoard(
         link=args.link, params=params, seed=args.seed, time_scale=args.time_scale,
-        faults=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat,
+        wire=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat,
                           lose=args.lose),
         refill=not args.no_refill, log=args.log,
     )

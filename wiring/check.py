@@ -95,20 +95,21 @@ class EmulatedHelper:
         self._roller_mark = 0.0
 
     def request(self, action: str, text: str) -> None:
+        world = self.hardware.world
         if action == "push":
-            self.hardware.push_button()
+            world.push_button()
         elif action == "block":
-            self.hardware.block_beam(True)
+            world.block_beam(True)
         elif action == "unblock":
-            self.hardware.block_beam(False)
+            world.block_beam(False)
         elif action == "watch-roller":
-            self._roller_mark = self.hardware.model.roller_ms
+            world.now_ms()
+            self._roller_mark = world.model.roller_ms
 
     def confirm(self, what: str, question: str) -> bool | None:
         if what == "roller":
-            with self.hardware.runner.lock:
-                self.hardware.runner.sync()
-                return self.hardware.model.roller_ms > self._roller_mark
+            self.hardware.world.now_ms()  # the world has caught up with the motor's runs
+            return self.hardware.model.roller_ms > self._roller_mark
         role = {"led": "led", "buzzer": "buzzer"}.get(what)
         if role is None or role not in self.hardware.pins:
             return None

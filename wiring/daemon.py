@@ -91,16 +91,17 @@ def _feed_presses(launcher: GpioLauncher, daemon: Daemon, every: float | None) -
     """Emulated presses: a line on stdin, or a timer, pushes the emulated button."""
     hardware = launcher.emulation
     assert hardware is not None
+    world = hardware.world
 
     def from_stdin() -> None:
         for _line in sys.stdin:
             if daemon.stopping.is_set():
                 return
-            hardware.push_button()
+            world.push_button()
 
     def from_timer(interval: float) -> None:
         while not daemon.stopping.wait(interval):
-            hardware.push_button()
+            world.push_button()
 
     threading.Thread(target=from_stdin, name="stdin-presses", daemon=True).start()
     if every is not None:

@@ -67,7 +67,7 @@ class TestAWholeGame:
     def test_standalone_hopper_is_reloaded_when_dry(self) -> None:
         with open_launcher("gpio:emulated,scale=25", policy="fixed:12") as launcher:
             hardware = launcher.emulation  # type: ignore[attr-defined]
-            hardware.model.refill(5)
+            hardware.world.fill(5, reload=True)
             first = launcher.press()
             assert (first.status, first.fired) == (EjectStatus.EMPTY, 5)
             second = launcher.press()

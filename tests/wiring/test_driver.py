@@ -74,8 +74,7 @@ class TestCounting:
                                           faults=fault)
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.refill = False     # the hopper holds what the test gave it
-        hardware.model.refill(hopper)
+        hardware.world.fill(hopper)  # the hopper holds what the test gave it
         for k in bursts:
             before = hardware.model.cards_out
             result = launcher.eject(k)
@@ -96,9 +95,7 @@ class TestStops:
         hardware = launcher.emulation
         assert hardware is not None
         assert launcher.eject(2).fired == 2
-        with hardware.runner.lock:
-            hardware.runner.sync()
-            hardware.model.force_jam(stuck=True)
+        hardware.world.inject("jam")
         result = launcher.eject(3)
         assert result.status is EjectStatus.JAM
         assert result.fired == 0
@@ -114,7 +111,7 @@ class TestStops:
         launcher = open_emulated_launcher()
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.model.force_jam()
+        hardware.world.call(hardware.model.force_jam)
         result = launcher.eject(3)
         assert result.status is EjectStatus.OK
         assert result.fired == 3
@@ -156,7 +153,7 @@ class TestSafety:
         hardware = launcher.emulation
         assert hardware is not None
         max_s = 500.0 / 1000 / 2
-        hardware.model.force_jam(stuck=True)      # forward, reverse, forward … until max_ms
+        hardware.world.inject("jam")      # forward, reverse, forward … until max_ms
         hardware.pins["motor_pwm"].clear_states()
         result = launcher.eject(4)
         assert result.status is EjectStatus.TIMEOUT
@@ -171,7 +168,7 @@ class TestSafety:
         launcher = open_emulated_launcher(scale=2, timing={"max_ms": 400.0, "jam_ms": 300.0})
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.model.force_jam(stuck=True)  # no card will ever end the eject
+        hardware.world.inject("jam")  # no card will ever end the eject
         max_s = 400.0 / 1000 / 2
         hung = threading.Event()
 
@@ -224,7 +221,7 @@ class TestSafety:
         launcher = open_emulated_launcher(scale=2)
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.runner.schedule(300, launcher.gpio.stop)   # 300 ms of model time in
+        hardware.world.post(launcher.gpio.stop, delay_ms=300)   # 300 ms of model time in
         result = launcher.eject(12)
         assert result.status is EjectStatus.STOPPED
         assert result.fired == hardware.model.cards_out
@@ -242,8 +239,8 @@ class TestButton:
         assert hardware is not None
         hardware.pins["button"].clear_states()
         for _ in range(5):
-            hardware.push_button()
-        assert hardware.wait_idle(5)
+            hardware.world.push_button()
+        assert hardware.world.wait_idle(5)
         assert launcher.button_presses == 5
         edges = len(hardware.pins["button"].states) - 1
         assert edges == (5 * 2 * 9 if faults else 5 * 2)  # the bounces really happened
@@ -252,7 +249,7 @@ class TestButton:
         launcher = open_emulated_launcher(faults=("button-dead",))
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.push_button()
+        hardware.world.push_button()
         assert not launcher.wait_for_button(10 / SCALE)
         assert launcher.button_presses == 0
 
@@ -263,7 +260,7 @@ class TestButton:
         assert hardware is not None
         seen: list[int] = []
         launcher.when_button_pressed = lambda: seen.append(launcher.button_presses)
-        hardware.push_button()
+        hardware.world.push_button()
         assert launcher.wait_for_button(5)
         assert seen == [1]
 
