@@ -31,8 +31,6 @@ from uno_attack.launcher import (
 )
 
 SPEC_HELP = "serial:/dev/ttyACM0, serial:socket://HOST:PORT or serial:emulated"
-BASE_MS = 2000      # max_ms asked of an EJECT: this much …
-PER_CARD_MS = 250   # … plus this much per card (8 cards/s needs 125)
 
 
 class SerialEjector:
@@ -54,8 +52,7 @@ class SerialEjector:
         left = count
         while left > 0:
             chunk = min(left, most)
-            ejected, status, detail = self.link.eject(
-                chunk, min(longest, BASE_MS + PER_CARD_MS * chunk))
+            ejected, status, detail = self.link.eject(chunk, min(longest, dispenser.EJECT_MS))
             total += ejected
             result = EjectResult(total, EjectStatus(status), detail)
             left -= chunk

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge.faults import FaultCounts, LineMangler, LinkFaults
-from firmware_bridge.firmware import board
+from firmware_bridge.firmware import board, dispenser
 from firmware_bridge.firmware.hal import Hal
 from sim_launcher.physical import DispenserModel, DispenserParams
 from sim_launcher.world import DispenserWorld
@@ -55,6 +55,12 @@ class ModelHal(Hal):
     def set_motor(self, duty: int) -> None:
         self.motor_calls += 1
         self.world.set_motor(duty / 100.0)
+
+    def set_led(self, on: bool) -> None:
+        self.world.drive_led(on)
+
+    def set_buzzer(self, on: bool) -> None:
+        self.world.drive_buzzer(on)
 
     def beam_blocked(self) -> bool:
         return self.world.model.beam_blocked
@@ -109,7 +115,8 @@ class EmulatedBoard:
 
     ``link`` makes a symlink to the pty's slave (needed to survive a disconnect, since a
     new pty gets a new name); :attr:`port` is the path a host should open. ``wire`` is how
-    badly the serial line behaves, ``faults`` the dispenser's named faults.
+    badly the serial line behaves, ``faults`` the dispenser's named faults, ``settings``
+    the board's dispenser timings (``dispenser.Settings``, the defaults when left out).
     """
 
     def __init__(
@@ -122,7 +129,7 @@ class EmulatedBoard:
         wire: LinkFaults | None = None,
         faults: Iterable[str] = (),
         refill: bool = True,
-        jam_ms: int = board.JAM_MS,
+        settings: dispenser.Settings | None = None,
         limit_ms: int = board.LIMIT_MS,
         log: bool = False,
     ) -> None:
@@ -135,7 +142,7 @@ class EmulatedBoard:
                                       self.stats.to_device)
         self._to_host = LineMangler(self.wire, random.Random(self.rng.random()),
                                     self.stats.to_host)
-        self.jam_ms = jam_ms
+        self.settings = settings
         self.limit_ms = limit_ms
         self.log: list[tuple[str, str]] | None = [] if log else None
         self.link = Path(link) if link is not None else None
@@ -153,7 +160,7 @@ class EmulatedBoard:
         self._open_pty()
         self._job: board.Job | None = None  # the job the books are open for
         self.hal: ModelHal = ModelHal(self, self._new_boot())
-        self.firmware = board.Firmware(self.hal, jam_ms=jam_ms, limit_ms=limit_ms)
+        self.firmware = board.Firmware(self.hal, settings, limit_ms)
 
     @property
     def model(self) -> DispenserModel:
@@ -374,7 +381,7 @@ class EmulatedBoard:
         self.firmware.job = None  # the old power-up is gone, with its job
         self.rx = bytearray()
         self.hal = ModelHal(self, self._new_boot())
-        self.firmware = board.Firmware(self.hal, jam_ms=self.jam_ms, limit_ms=self.limit_ms)
+        self.firmware = board.Firmware(self.hal, self.settings, self.limit_ms)
 
     def _new_boot(self) -> str:
         return f"{self.rng.randrange(1 << 32):08X}"

@@ -187,6 +187,11 @@ class Eject:
         else:
             self.status = "stopped"  # it was settling: its count still comes out final
 
+    def overrun(self, now):
+        """A limit outside the loop (the board's own) stopped the motor: it ends ``timeout``."""
+        if self.status is None:
+            self._end("timeout", now)
+
     def wait_ms(self, now):
         """How long the caller may wait for a beam change before it must :meth:`poll`."""
         diff = self._diff

@@ -15,11 +15,12 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim_launcher.dispenser import Debouncer
 from sim_launcher.physical import DispenserParams
 from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import LauncherSettings, PolicyLauncher, PressResult
-from wiring.devices import Debouncer, DispenserDevices
+from wiring.devices import DispenserDevices
 from wiring.driver import GpioEjector
 from wiring.emulated import DEFAULT_TIME_SCALE, FAULTS, EmulatedHardware, open_emulated
 from wiring.feedback import Feedback
@@ -40,17 +41,17 @@ class GpioLauncher(PolicyLauncher):
         self.gpio = ejector
         self.emulation = emulation
         self.feedback = Feedback(devices.led, devices.buzzer, time_scale=ejector.time_scale)
-        self.debouncer = Debouncer(ejector.seconds(devices.pin_map.timing.debounce_ms))
+        self.debouncer = Debouncer(ejector.settings.debounce_ms)
         assert devices.button is not None
         devices.button.when_pressed = self._pressed
         devices.button.when_released = self._released
 
     def _pressed(self) -> None:
-        if self.debouncer.edge(True):
+        if self.debouncer.edge(True, self.devices.ticks_ms()):
             self.button_pressed()
 
     def _released(self) -> None:
-        self.debouncer.edge(False)
+        self.debouncer.edge(False, self.devices.ticks_ms())
 
     def press(self, *, available: int | None = None) -> PressResult:
         self._check_open()

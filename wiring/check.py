@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from sim_launcher.dispenser import Debouncer
 from uno_attack.launcher import EjectStatus
-from wiring.devices import Debouncer, DispenserDevices
+from wiring.devices import DispenserDevices
 from wiring.driver import GpioEjector
 from wiring.emulated import EmulatedHardware
 from wiring.header import gpio_name
@@ -157,12 +158,12 @@ class WiringCheck:
         edges = 0
         pushes = 0
         pushed = threading.Event()
-        debouncer = Debouncer(self.ejector.seconds(self.devices.pin_map.timing.debounce_ms))
+        debouncer = Debouncer(self.ejector.settings.debounce_ms)
 
         def edge(down: bool) -> None:
             nonlocal edges, pushes
             edges += 1
-            if debouncer.edge(down):
+            if debouncer.edge(down, self.devices.ticks_ms()):
                 pushes += 1
                 pushed.set()
 
@@ -252,7 +253,7 @@ class WiringCheck:
         ms = (time.monotonic() - started) * 1000 * self.ejector.time_scale
         if result.status is EjectStatus.OK and result.count == 1:
             return PartResult("feed", PASS, f"one card out in {ms:.0f} ms")
-        timing = self.devices.pin_map.timing
+        timing = self.ejector.settings
         hints = {
             EjectStatus.JAM: f"jam: no card through the beam in {timing.jam_ms:g} ms, even "
                              "after a reverse pulse: load cards, clear the slot, clean the "

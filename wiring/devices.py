@@ -7,9 +7,6 @@ injectable ``pin_factory`` so the same code runs on a Pi (lgpio) and on ``MockFa
 
 from __future__ import annotations
 
-import math
-import time
-from collections.abc import Callable
 from typing import Any
 
 from gpiozero import (
@@ -92,35 +89,6 @@ class HBridgeMotor(CompositeDevice):
                 super().close()
 
 
-class Debouncer:
-    """One push per push of a bouncing switch, with no added delay.
-
-    A press counts at its first edge, provided the switch had rested released for
-    ``hold_s``; the chatter after a press or a release is never stable that long, so it
-    never counts. (gpiozero's mock pins ignore ``bounce_time``, and lgpio's debounce
-    delays the edge; this behaves the same on both.)
-    """
-
-    def __init__(self, hold_s: float, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.hold_s = hold_s
-        self.clock = clock
-        self._pressed = False
-        self._released_at: float | None = -math.inf
-
-    def edge(self, pressed: bool) -> bool:
-        """Feed one raw edge; True when it is a new push."""
-        now = self.clock()
-        if not pressed:
-            self._released_at = now
-            return False
-        rested = self._released_at is not None and now - self._released_at >= self.hold_s
-        self._released_at = None
-        if rested or not self._pressed:
-            self._pressed = True
-            return True
-        return False
-
-
 class DispenserDevices:
     """Every gpiozero device of one dispenser; optional parts are ``None`` when unwired.
 
@@ -154,6 +122,11 @@ class DispenserDevices:
         except BaseException:
             self.close()
             raise
+        self.pin_factory = self.motor.pin_factory
+
+    def ticks_ms(self) -> float:
+        """The pins' clock in ms: the pin factory's ticks (the emulated world's, emulated)."""
+        return float(self.pin_factory.ticks()) * 1000.0
 
     def close(self) -> None:
         """Motor first, then everything else; safe to call twice."""

@@ -49,9 +49,13 @@ class MotorSettings:
 
 @dataclass(frozen=True)
 class Timing:
-    """When the closed loop gives up, and how the button is debounced."""
+    """When the closed loop gives up, and how the button is debounced.
 
-    jam_ms: float = 600.0
+    ``jam_ms = None`` (the default) works it out from the calibration (see
+    :class:`sim_launcher.dispenser.Settings`).
+    """
+
+    jam_ms: float | None = None
     max_ms: float = dispenser.EJECT_MS
     debounce_ms: float = dispenser.DEBOUNCE_MS
 
@@ -64,6 +68,14 @@ class PinMap:
     motor: MotorSettings = field(default_factory=MotorSettings)
     timing: Timing = field(default_factory=Timing)
     source: str = "<defaults>"
+
+    @property
+    def settings(self) -> dispenser.Settings:
+        """The dispenser timings this map gives the closed loop."""
+        return dispenser.Settings(
+            duty=self.motor.duty, max_ms=self.timing.max_ms, jam_ms=self.timing.jam_ms,
+            reverse_duty=self.motor.reverse_duty, reverse_ms=self.motor.reverse_ms,
+            reverse_tries=self.motor.reverse_tries, debounce_ms=self.timing.debounce_ms)
 
     def __getitem__(self, role: str) -> int:
         return self.pins[role]
@@ -142,12 +154,12 @@ def _parse(data: dict[str, Any], source: str) -> PinMap:
     timing = _Section(data, "timing", source)
     times = Timing()
     timing_settings = Timing(
-        jam_ms=timing.number("jam_ms", times.jam_ms, low=10, high=60_000),
+        jam_ms=timing.optional("jam_ms", low=10, high=60_000),
         max_ms=timing.number("max_ms", times.max_ms, low=10, high=dispenser.MAX_MS),
         debounce_ms=timing.number("debounce_ms", times.debounce_ms, low=0, high=1000),
     )
     timing.reject_unknown()
-    if timing_settings.jam_ms > timing_settings.max_ms:
+    if timing_settings.jam_ms is not None and timing_settings.jam_ms > timing_settings.max_ms:
         raise PinMapError(f"{source}: [timing] jam_ms = {timing_settings.jam_ms:g} is longer "
                           f"than max_ms = {timing_settings.max_ms:g}")
     return PinMap(pins, motor_settings, timing_settings, source)
@@ -211,6 +223,13 @@ class _Section:
             lower = f"above {low:g}" if low_open else f"at least {low:g}"
             raise PinMapError(f"{where}: must be {lower} and at most {high:g}")
         return float(value)
+
+    def optional(self, key: str, *, low: float, high: float) -> float | None:
+        """A number that may be left out (``None``: worked out by whoever uses it)."""
+        if key not in self.table:
+            self.read.add(key)
+            return None
+        return self.number(key, 0.0, low=low, high=high)
 
     def reject_unknown(self) -> None:
         for key in self.table:

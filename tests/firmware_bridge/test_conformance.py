@@ -24,6 +24,7 @@ import pytest
 from firmware_bridge import host as host_module
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.firmware import board as fw
+from firmware_bridge.firmware import dispenser
 from firmware_bridge.firmware.hal import Hal
 from firmware_bridge.host import UlpLink
 from sim_launcher.physical import DispenserParams
@@ -910,7 +911,7 @@ class TestStopWhileSettling:
 
     def test_stop_while_unjamming_ends_stopped_with_the_motor_off(self) -> None:
         hal = ClockHal()
-        firmware = fw.Firmware(hal, jam_ms=200)
+        firmware = fw.Firmware(hal, dispenser.Settings(jam_ms=200))
         hal.inbox = line("EJECT 4 3 4000")
         self.run(hal, firmware, 210)                # no card: a jam, the roller reverses
         assert hal.duty < 0
