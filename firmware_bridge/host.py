@@ -142,7 +142,7 @@ class UlpLink:
         self._threads[2].start()
         try:
             info = self.hello()
-            status = self.request(ulp.simple("STATUS", self._take_id()), {"STATUS"})
+            status = self.request(ulp.build_request("STATUS", self._take_id()), {"STATUS"})
         except BaseException:
             self.close()
             raise
@@ -159,7 +159,7 @@ class UlpLink:
         self._closed = True
         if self._serial is not None and self._ejecting is not None:
             with contextlib.suppress(Exception):  # never leave a motor running behind us
-                self._write(ulp.frame(ulp.simple("STOP", self._take_id())))
+                self._write(ulp.frame(ulp.build_request("STOP", self._take_id())))
         self._stop.set()
         self._events.put(None)
         with self._cond:
@@ -248,7 +248,7 @@ class UlpLink:
         """Greet the board with our session (it keeps its id memory for the same one)."""
         with self._cond:
             self._need_hello = False
-        reply = self.request(ulp.hello(self._take_id(), self.session), {"HELLO"})
+        reply = self.request(ulp.build_request("HELLO", self._take_id(), self.session), {"HELLO"})
         if reply.verb == "ERR":
             raise LauncherError(f"board on {self.port} refused HELLO: {reply.fields['code']}")
         if reply.fields.get("protocol") != ulp.VERSION:
@@ -289,7 +289,7 @@ class UlpLink:
         epoch = self.epoch
         rid = self._take_id()
         self._ejecting = self.last_eject_id = rid
-        payload = ulp.eject(rid, count, max_ms)
+        payload = ulp.build_request("EJECT", rid, count, max_ms)
         delay = self.retry_s
         unanswered = busy = seen = tries = 0
         deadline = time.monotonic() + max_ms / 1000 + EJECT_GRACE_S
@@ -370,19 +370,19 @@ class UlpLink:
     def status(self) -> ulp.Message:
         """Ask STATUS (it also recovers presses whose PRESS line was lost)."""
         self.ensure_hello()
-        return self.request(ulp.simple("STATUS", self._take_id()), {"STATUS"})
+        return self.request(ulp.build_request("STATUS", self._take_id()), {"STATUS"})
 
     def ping(self) -> None:
-        self.request(ulp.simple("PING", self._take_id()), {"PONG"})
+        self.request(ulp.build_request("PING", self._take_id()), {"PONG"})
 
     def stop(self) -> None:
-        self.request(ulp.simple("STOP", self._take_id()), {"OK"})
+        self.request(ulp.build_request("STOP", self._take_id()), {"OK"})
 
     def motor(self, duty: int, ms: int) -> ulp.Message:
         """A MOTOR run (wiring tests): waits for its ``DONE``; at most 2 s."""
         self.ensure_hello()
         rid = self._take_id()
-        reply = self.request(ulp.motor(rid, duty, ms), {"OK", "DONE"}, keep=True)
+        reply = self.request(ulp.build_request("MOTOR", rid, duty, ms), {"OK", "DONE"}, keep=True)
         try:
             if reply.verb == "ERR":
                 raise LauncherError(f"board refused MOTOR {duty} {ms}: {reply.fields['code']}")
@@ -558,7 +558,7 @@ class UlpLink:
                 if self._need_hello:
                     self.hello()
                 rid = self._take_id()
-                self._write(ulp.frame(ulp.simple("PING", rid)))
+                self._write(ulp.frame(ulp.build_request("PING", rid)))
                 pong = self._wait(rid, {"PONG"}, min(self.ping_s, 0.5))
                 self._forget(rid)
                 if pong is None:
@@ -567,7 +567,7 @@ class UlpLink:
                         self.gone = True
                     continue
                 rid = self._take_id()
-                self._write(ulp.frame(ulp.simple("STATUS", rid)))
+                self._write(ulp.frame(ulp.build_request("STATUS", rid)))
                 self._wait(rid, {"STATUS"}, min(self.ping_s, 0.5))
                 self._forget(rid)
             except LauncherError:

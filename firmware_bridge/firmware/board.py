@@ -4,7 +4,12 @@ It talks to hardware only through a :class:`hal.Hal` and to time only through
 ``hal.ticks_ms()``, so the very same code runs on a Pico (``pico.py``) and in the emulator.
 The board is small and safe on its own (Klipper's habit): it bounds the motor by the
 request's ``max_ms`` and by its own limit, whatever the host does; the host does the
-thinking. Each command is declared right beside its handler, with its protocol line.
+thinking.
+
+This file is the protocol's table (Klipper's habit): each request is declared right
+beside its handler, ``@command("EJECT id count# max_ms#", replies="OK CARD DONE")``, and
+every line the board sends is declared once below, ``DONE = ulp.reply(...)``. The codec,
+the host's builders and its dispatch all read these declarations (see ``ulp``).
 """
 
 from . import dispenser, ulp
@@ -19,13 +24,29 @@ SENSOR_MS = 500       # the beam blocked this long while idle: FAULT sensor
 MEMORY = 8            # EJECT/MOTOR ids remembered per session
 MAX_LINE = ulp.MAX_PAYLOAD + 5
 
+ERROR_CODES = ("crc", "verb", "args", "range", "busy")
+
+# -- what the board sends: replies carry the request's id, events none -------------------
+HELLO = ulp.reply("HELLO id protocol boot= fw= cards=# max_ms=#")
+OK = ulp.reply("OK id")
+CARD = ulp.reply("CARD id n#")
+DONE = ulp.reply("DONE id ejected# status", status=dispenser.STATUSES)
+STATUS = ulp.reply("STATUS id motor=# beam=# button=# presses=# ejecting=%")
+PONG = ulp.reply("PONG id")
+ERR = ulp.reply("ERR id% code", code=ERROR_CODES)
+BOOT = ulp.event("BOOT boot=")
+PRESS = ulp.event("PRESS n#")
+FAULT = ulp.event("FAULT code")
+
 COMMANDS = {}
 
 
-def command(verb):
-    """Declare the handler of one request verb (the table is the protocol)."""
+def command(text, replies):
+    """Declare a request (its protocol line and the verbs that answer it) and its handler."""
+    fmt = ulp.request(text, replies)
+
     def register(handler):
-        COMMANDS[verb] = handler
+        COMMANDS[fmt.verb] = handler
         return handler
     return register
 
@@ -77,11 +98,12 @@ class Firmware:
         self.sensor_fault = False
         self.beep_since = None    # the buzzer sounds since this tick
         self.starts = 0           # EJECT/MOTOR jobs started (for the emulator's books)
-        self.send(ulp.boot_event(self.boot))
+        self.send(BOOT, self.boot)
 
     # -- output ---------------------------------------------------------------------------
-    def send(self, payload):
-        self.hal.write(ulp.frame(payload))
+    def send(self, message, *values):
+        """Send one declared ``message`` with its values."""
+        self.hal.write(ulp.frame(message.build(*values)))
 
     # -- main loop ------------------------------------------------------------------------
     def poll(self):
@@ -134,7 +156,7 @@ class Firmware:
                 self.rx = bytearray()
                 self.rx_overflow = False
                 if overflow:
-                    self.send(ulp.err(None, "crc"))
+                    self.send(ERR, None, "crc")
                 else:
                     self.handle_line(line)
             elif len(self.rx) >= MAX_LINE + 1:
@@ -146,75 +168,79 @@ class Firmware:
         try:
             payload = ulp.unframe(line)
         except ulp.ProtocolError:
-            self.send(ulp.err(None, "crc"))
+            self.send(ERR, None, "crc")
             return
         if payload is None:
             return
         try:
             msg = ulp.parse_request(payload)
         except ulp.ProtocolError as exc:
-            self.send(ulp.err(exc.rid, exc.code))
+            self.send(ERR, exc.rid, exc.code)
             return
         COMMANDS[msg.verb](self, msg)
 
     # -- commands -------------------------------------------------------------------------
-    @command("HELLO")  # HELLO id session=X -> HELLO id ULP/1 boot= fw= cards= max_ms=
+    @command("HELLO id session=", replies="HELLO")
     def cmd_hello(self, msg):
         session = msg.fields["session"]
         if session != self.session:
             self.session = session
             self.epoch += 1
             self.memory = []
-        self.send(ulp.hello_reply(msg.rid, self.boot, FW_VERSION, CARDS, MAX_MS))
+        self.send(HELLO, msg.rid, ulp.VERSION, self.boot, FW_VERSION, CARDS, MAX_MS)
 
-    @command("EJECT")  # EJECT id count max_ms -> OK id; CARD id n ...; DONE id ejected status
+    @command("EJECT id count# max_ms#", replies="OK CARD DONE")
     def cmd_eject(self, msg):
         if self._repeat(msg.rid):
             return
         count, max_ms = msg.fields["count"], msg.fields["max_ms"]
         if self.job is not None:
-            self.send(ulp.err(msg.rid, "busy"))
+            self.send(ERR, msg.rid, "busy")
         elif not (1 <= count <= CARDS and 1 <= max_ms <= MAX_MS):
-            self.send(ulp.err(msg.rid, "range"))
+            self.send(ERR, msg.rid, "range")
         else:
             self._start("EJECT", msg.rid, count, max_ms, None)
 
-    @command("MOTOR")  # MOTOR id duty ms -> OK id; DONE id ejected ok
+    @command("MOTOR id duty# ms#", replies="OK CARD DONE")
     def cmd_motor(self, msg):
         if self._repeat(msg.rid):
             return
         duty, ms = msg.fields["duty"], msg.fields["ms"]
         if self.job is not None:
-            self.send(ulp.err(msg.rid, "busy"))
+            self.send(ERR, msg.rid, "busy")
         elif not (-100 <= duty <= 100 and 1 <= ms <= MOTOR_MAX_MS):
-            self.send(ulp.err(msg.rid, "range"))
+            self.send(ERR, msg.rid, "range")
         else:
             self._start("MOTOR", msg.rid, None, ms, duty / 100)
 
-    @command("STOP")  # STOP id -> OK id; a running job then ends DONE ... stopped
+    @command("STOP id", replies="OK")
     def cmd_stop(self, msg):
+        """The motor off at once; a running job then ends ``DONE … stopped``."""
         self._motor(0)
-        self.send(ulp.simple("OK", msg.rid))
+        self.send(OK, msg.rid)
         job = self.job
         if job is not None:  # running until its DONE is sent (it makes the board busy)
             job.stop(self.hal.ticks_ms())
 
-    @command("STATUS")  # STATUS id -> STATUS id motor= beam= button= presses= ejecting=
+    @command("STATUS id", replies="STATUS")
     def cmd_status(self, msg):
         ejecting = self.job.rid if self.job is not None else None
-        self.send(ulp.status_reply(msg.rid, int(self.motor_on), int(not self.beam),
-                                   int(self.button), self.presses, ejecting))
+        self.send(STATUS, msg.rid, int(self.motor_on), int(not self.beam), int(self.button),
+                  self.presses, ejecting)
 
-    @command("PING")  # PING id -> PONG id
+    @command("PING id", replies="PONG")
     def cmd_ping(self, msg):
-        self.send(ulp.simple("PONG", msg.rid))
+        self.send(PONG, msg.rid)
 
     # -- jobs -----------------------------------------------------------------------------
     def _repeat(self, rid):
         """Answer a remembered id with one line, moving nothing; True if it was one."""
         for entry in self.memory:
             if entry[0] == rid:
-                self.send(entry[1] if entry[1] is not None else ulp.simple("OK", rid))
+                if entry[1] is not None:
+                    self.hal.write(ulp.frame(entry[1]))  # the stored DONE
+                else:
+                    self.send(OK, rid)
                 return True
         return False
 
@@ -227,7 +253,7 @@ class Firmware:
         self.job = Job(verb, rid, self.epoch, self.settings, want, max_ms, now, duty,
                        self.beam, hopper, self.hal.ticks_diff)
         self.starts += 1
-        self.send(ulp.simple("OK", rid))
+        self.send(OK, rid)
         if verb == "EJECT" and self.job.status is None:
             self.beep_since = now
             self.hal.set_buzzer(True)
@@ -241,13 +267,13 @@ class Firmware:
             self._finish(job)
 
     def _finish(self, job):
-        line = ulp.done(job.rid, job.count, job.status)
+        line = DONE.build(job.rid, job.count, job.status)
         if job.epoch == self.epoch:
             for entry in self.memory:
                 if entry[0] == job.rid:
                     entry[1] = line
         self.job = None
-        self.send(line)
+        self.hal.write(ulp.frame(line))
 
     def _motor(self, duty):
         """Drive the motor at ``duty`` (−1…1); the LED is lit while it runs."""
@@ -269,7 +295,7 @@ class Firmware:
             self.button = raw
             if self.debouncer.edge(raw, now):
                 self.presses += 1
-                self.send(ulp.press_event(self.presses))
+                self.send(PRESS, self.presses)
 
     def _sample_beam(self, now):
         raw = bool(self.hal.beam_blocked())
@@ -282,13 +308,13 @@ class Firmware:
             job = self.job
             if job is not None:
                 if job.beam(now, raw):
-                    self.send(ulp.card(job.rid, job.count))
+                    self.send(CARD, job.rid, job.count)
                 self._motor(job.duty)
 
     def _check_limit(self, now):
         if self.motor_on and self.hal.ticks_diff(now, self.motor_since) >= self.limit_ms:
             self._motor(0)
-            self.send(ulp.fault_event("overrun"))
+            self.send(FAULT, "overrun")
             job = self.job
             if job is not None:
                 job.overrun(now)
@@ -298,6 +324,6 @@ class Firmware:
         if idle_blocked and not self.sensor_fault \
                 and self.hal.ticks_diff(now, self.beam_changed) >= SENSOR_MS:
             self.sensor_fault = True
-            self.send(ulp.fault_event("sensor"))
+            self.send(FAULT, "sensor")
         elif not self.beam:
             self.sensor_fault = False

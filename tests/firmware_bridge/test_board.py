@@ -25,7 +25,7 @@ class TestEject:
     def test_eject_reports_the_cards_that_left(self, board: EmulatedBoard, term: Terminal,
                                                count: int) -> None:
         before = board.model.cards_out
-        term.send(ulp.eject(10, count, 6000))
+        term.send(ulp.build_request("EJECT", 10, count, 6000))
         seen, done = cards(term, 10)
         assert term.skipped[0].verb == "OK"
         assert seen == list(range(1, count + 1))
@@ -71,11 +71,11 @@ class TestEject:
 
     def test_memory_holds_the_last_eight(self, board: EmulatedBoard, term: Terminal) -> None:
         for rid in range(20, 29):
-            term.send(ulp.motor(rid, 0, 1))
+            term.send(ulp.build_request("MOTOR", rid, 0, 1))
             term.expect("DONE")
-        term.send(ulp.motor(28, 0, 1))
+        term.send(ulp.build_request("MOTOR", 28, 0, 1))
         assert term.expect("DONE").rid == 28
-        term.send(ulp.motor(20, 0, 1))         # the ninth-last: forgotten, runs again
+        term.send(ulp.build_request("MOTOR", 20, 0, 1))  # the ninth-last: forgotten, runs again
         assert term.expect("OK").rid == 20
         assert len(board.records) == 10
 
