@@ -7,7 +7,8 @@ injectable ``pin_factory`` so the same code runs on a Pi (lgpio) and on ``MockFa
 
 from __future__ import annotations
 
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 from gpiozero import (
     LED,
@@ -60,16 +61,25 @@ class HBridgeMotor(CompositeDevice):
         return self.value != 0
 
     def forward(self, speed: float = 1.0) -> None:
+        """Turn forward at ``speed`` 0…1 (refused otherwise, as gpiozero's ``Motor`` does)."""
+        self._check(speed, "forward")
         self.pwm.off()
         self.in2.off()
         self.in1.on()
         self.pwm.value = speed
 
     def backward(self, speed: float = 1.0) -> None:
+        """Turn backward at ``speed`` 0…1."""
+        self._check(speed, "backward")
         self.pwm.off()
         self.in1.off()
         self.in2.on()
         self.pwm.value = speed
+
+    @staticmethod
+    def _check(speed: float, way: str) -> None:
+        if not 0 <= speed <= 1:  # also refuses nan
+            raise ValueError(f"{way} speed must be between 0 and 1, not {speed!r}")
 
     def stop(self) -> None:
         self.pwm.off()
@@ -93,11 +103,13 @@ class DispenserDevices:
     """Every gpiozero device of one dispenser; optional parts are ``None`` when unwired.
 
     Built all or nothing: if one device cannot be opened, the ones already open are
-    closed again (motor stopped first) before the error goes on.
+    closed again (motor stopped first) before the error goes on. Like the devices it
+    holds, it has an idempotent :meth:`close`, :attr:`closed`, and ``with`` support.
     """
 
     def __init__(self, pin_map: PinMap, *, pin_factory: Any = None) -> None:
         self.pin_map = pin_map
+        self._closed = False
         self.motor: HBridgeMotor | None = None
         self.button: Button | None = None
         self.beam: DigitalInputDevice | None = None
@@ -129,8 +141,22 @@ class DispenserDevices:
         return float(self.pin_factory.ticks()) * 1000.0
 
     def close(self) -> None:
-        """Motor first, then everything else; safe to call twice."""
+        """Motor first (stopped before its pins are let go), then everything else."""
+        if self._closed:
+            return
+        self._closed = True
         for device in (self.motor, self.button, self.beam, self.led, self.buzzer,
                        self.hopper_empty):
             if device is not None:
                 device.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
