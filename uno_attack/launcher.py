@@ -188,8 +188,9 @@ class Launcher(ABC):
 class PolicyLauncher(Launcher):
     """A launcher made of a seeded ejection policy and an ejector.
 
-    Every backend is one of these with its own ejector: ideal (simulated), a GPIO motor
-    and break-beam, or a board over serial.
+    The simulated, GPIO and serial backends are each one of these, with their own
+    ejector: ideal, a GPIO motor and break-beam, or a board over serial. (The scripted
+    launcher is not: it fires the counts of a transcript, with no policy.)
     """
 
     def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str) -> None:

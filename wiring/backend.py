@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
 
 from sim_launcher.dispenser import Debouncer
 from sim_launcher.physical import DispenserParams
@@ -160,7 +159,3 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> GpioLauncher:
     pin_map = _pin_map(settings)
     return open_gpio(spec, pin_map, settings.make_policy(), seed=settings.seed)
 
-
-def launcher_emulation(launcher: Any) -> EmulatedHardware | None:
-    """The emulated world behind a launcher, if it has one."""
-    return getattr(launcher, "emulation", None)

@@ -36,10 +36,6 @@ class ScriptedLauncher(Launcher):
     def tension(self) -> int:
         return self._tension
 
-    @property
-    def remaining(self) -> int:
-        return len(self.fires) - self.position
-
     def press(self, *, available: int | None = None) -> PressResult:
         self._check_open()
         if self.position >= len(self.fires):
