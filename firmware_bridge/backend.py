@@ -6,12 +6,14 @@ speaking ULP/1; the board's button presses arrive as the launcher's button event
 process, behind a real pty, and closes it with the launcher.
 
 ``LauncherSettings.config`` may be a mapping of options for the emulated board and the
-link: ``time_scale``, ``wire`` (a :class:`~firmware_bridge.faults.LinkFaults`),
-``params`` (a ``DispenserParams``), ``refill``, ``retry_s``, ``ping_s``, ``poll_s``.
+link: ``time_scale``, ``wire`` (a :class:`~firmware_bridge.faults.LinkFaults`), ``faults``
+(names of the world's faults), ``params`` (a ``DispenserParams``), ``refill``,
+``retry_s``, ``ping_s``, ``poll_s``, ``first_id``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -61,6 +63,11 @@ class SerialEjector:
         self.history.append((count, result))
         return result
 
+    def stop(self) -> None:
+        """Stop an eject in progress: ``STOP`` (the eject then ends ``DONE … stopped``)."""
+        with contextlib.suppress(LauncherError):
+            self.link.stop()
+
     def close(self) -> None:
         self.link.close()
 
@@ -70,7 +77,8 @@ class SerialLauncher(PolicyLauncher):
 
     def __init__(self, policy: BurstPolicy, link: UlpLink, *, emulator: Any = None,
                  tempdir: Path | None = None) -> None:
-        super().__init__(policy, SerialEjector(link), name=f"serial launcher on {link.port}")
+        super().__init__(policy, SerialEjector(link), name=f"serial launcher on {link.port}",
+                         world=emulator.world if emulator is not None else None)
         self.link = link
         self.emulator = emulator
         self._tempdir = tempdir
@@ -107,11 +115,11 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> SerialLauncher:
             link=tempdir / "board", seed=settings.seed,
             time_scale=float(options.get("time_scale", 1.0)),
             wire=options.get("wire"), params=options.get("params"),
-            refill=bool(options.get("refill", True)),
+            faults=options.get("faults", ()), refill=bool(options.get("refill", True)),
         ).start()
         port = emulator.port
     link = UlpLink(port, **{k: float(options[k]) for k in ("retry_s", "ping_s", "poll_s")
-                        if k in options})
+                        if k in options}, first_id=int(options.get("first_id", 1)))
     try:
         link.open()
     except BaseException:

@@ -124,14 +124,15 @@ class Clock:
 class Indicator:
     """A lamp or a buzzer: driven by its pin, working or broken, its changes remembered.
 
-    ``on`` is what a person sees or hears: driven and not broken. ``changes`` holds the
-    latest (model ms, driven) changes, for tests and the wiring check.
+    ``on`` is what a person sees or hears: driven and not broken; ``noticed`` tells
+    whether it has ever been on. ``changes`` holds the latest (model ms, driven) changes.
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.broken = False
         self.driven = False
+        self.noticed = False
         self.changes: deque[tuple[float, bool]] = deque(maxlen=4096)
 
     @property
@@ -142,6 +143,7 @@ class Indicator:
         if bool(on) != self.driven:
             self.driven = bool(on)
             self.changes.append((at_ms, self.driven))
+            self.noticed = self.noticed or self.on
 
     def __repr__(self) -> str:
         return f"<Indicator {self.name} driven={self.driven} broken={self.broken}>"

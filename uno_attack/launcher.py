@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from sim_launcher.policies import BurstPolicy, PolicyError, make_policy
+from sim_launcher.world import DispenserWorld
 from uno_attack.config import user_policy_tables
 from uno_attack.errors import LauncherError
 
@@ -93,6 +94,10 @@ class Ejector(Protocol):
         ``available`` is how many cards the game believes are inside; a simulated
         ejector fires no more than that, real hardware ignores it.
         """
+        ...
+
+    def stop(self) -> None:
+        """Stop an eject in progress, from another thread (it then reports ``stopped``)."""
         ...
 
     def close(self) -> None: ...
@@ -190,14 +195,18 @@ class PolicyLauncher(Launcher):
 
     The simulated, GPIO and serial backends are each one of these, with their own
     ejector: ideal, a GPIO motor and break-beam, or a board over serial. (The scripted
-    launcher is not: it fires the counts of a transcript, with no policy.)
+    launcher is not: it fires the counts of a transcript, with no policy.) ``world`` is
+    the emulated dispenser behind an emulated one, where a test or the standalone
+    daemon can push its button.
     """
 
-    def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str) -> None:
+    def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str,
+                 world: DispenserWorld | None = None) -> None:
         super().__init__()
         self.policy = policy
         self.ejector = ejector
         self.name = name
+        self.world = world
         self._lock = threading.Lock()
 
     @property
@@ -229,6 +238,10 @@ class PolicyLauncher(Launcher):
             fired=result.count, asked=count, status=result.status,
             tension=self.policy.tension, detail=result.detail,
         )
+
+    def stop(self) -> None:
+        """Stop an eject in progress, from any thread (a signal handler, a quit key)."""
+        self.ejector.stop()
 
     def _close(self) -> None:
         self.ejector.close()

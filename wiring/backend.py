@@ -35,7 +35,8 @@ class GpioLauncher(PolicyLauncher):
 
     def __init__(self, policy: BurstPolicy, devices: DispenserDevices, ejector: GpioEjector,
                  *, name: str, emulation: EmulatedHardware | None = None) -> None:
-        super().__init__(policy, ejector, name=name)
+        super().__init__(policy, ejector, name=name,
+                         world=emulation.world if emulation is not None else None)
         self.devices = devices
         self.gpio = ejector
         self.emulation = emulation
@@ -53,17 +54,18 @@ class GpioLauncher(PolicyLauncher):
         self.debouncer.edge(False, self.devices.ticks_ms())
 
     def press(self, *, available: int | None = None) -> PressResult:
-        self._check_open()
-        with self._lock:
-            asked = self.policy.next_burst()
-            if asked == 0:
-                self.feedback.tension(self.policy.tension)
-                return PressResult(fired=0, asked=0, tension=self.policy.tension)
-            self.feedback.firing()
-            try:
-                return self._eject(asked, available)
-            finally:
-                self.feedback.idle()
+        result = super().press(available=available)
+        if result.asked == 0:
+            self.feedback.tension(result.tension)
+        return result
+
+    def _eject(self, count: int, available: int | None) -> PressResult:
+        """Cards fly, with light and sound, whether a press or a retry asked for them."""
+        self.feedback.firing()
+        try:
+            return super()._eject(count, available)
+        finally:
+            self.feedback.idle()
 
     def _close(self) -> None:
         try:
