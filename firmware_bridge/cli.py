@@ -121,7 +121,7 @@ def emulate(args: argparse.Namespace) -> int:
         board.close()
         signal.signal(signal.SIGTERM, previous)
     print(f"board stopped: {board.stats.lines_in} lines in, {board.stats.lines_out} out, "
-          f"{len(board.records)} ejects, {board.model.cards_out} cards out", flush=True)
+          f"{len(board.records)} ejects, {board.world.model.cards_out} cards out", flush=True)
     return 0
 
 

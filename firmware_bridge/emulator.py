@@ -34,7 +34,7 @@ from pathlib import Path
 from firmware_bridge.faults import FaultCounts, LineMangler, LinkFaults
 from firmware_bridge.firmware import board, dispenser
 from firmware_bridge.firmware.hal import Hal
-from sim_launcher.physical import DispenserModel, DispenserParams
+from sim_launcher.physical import DispenserParams
 from sim_launcher.world import DispenserWorld
 
 ACTIVE_STEP_MS = 5.0       # the longest model step while the firmware has a timer running
@@ -161,14 +161,6 @@ class EmulatedBoard:
         self._job: board.Job | None = None  # the job the books are open for
         self.hal: ModelHal = ModelHal(self, self._new_boot())
         self.firmware = board.Firmware(self.hal, settings, limit_ms)
-
-    @property
-    def model(self) -> DispenserModel:
-        return self.world.model
-
-    @property
-    def time_scale(self) -> float:
-        return self.world.time_scale
 
     # -- life -----------------------------------------------------------------------------
     @property

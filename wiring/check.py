@@ -110,7 +110,7 @@ class EmulatedHelper:
     def confirm(self, what: str, question: str) -> bool | None:
         if what == "roller":
             self.hardware.world.now_ms()  # the world has caught up with the motor's runs
-            return self.hardware.model.roller_ms > self._roller_mark
+            return self.hardware.world.model.roller_ms > self._roller_mark
         role = {"led": "led", "buzzer": "buzzer"}.get(what)
         if role is None or role not in self.hardware.pins:
             return None

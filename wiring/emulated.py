@@ -18,7 +18,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from sim_launcher.physical import DispenserModel, DispenserParams
+from sim_launcher.physical import DispenserParams
 from sim_launcher.world import FAULTS, DispenserWorld, WorldRunner
 from uno_attack.launcher import EjectResult
 from wiring.devices import DispenserDevices
@@ -82,14 +82,6 @@ class EmulatedHardware:
         self.pins: dict[str, EmulatedPin] = {
             role: self.factory.pin(bcm) for role, bcm in pin_map.pins.items()}
 
-    @property
-    def model(self) -> DispenserModel:
-        return self.world.model
-
-    @property
-    def time_scale(self) -> float:
-        return self.world.time_scale
-
     def attach(self) -> None:
         """Start the world once the driver's devices own the pins."""
         for role in MOTOR_ROLES:
@@ -135,7 +127,7 @@ class EmulatedEjector(GpioEjector):
     up after it, as a person at the table would."""
 
     def __init__(self, devices: DispenserDevices, hardware: EmulatedHardware) -> None:
-        super().__init__(devices, time_scale=hardware.time_scale)
+        super().__init__(devices, time_scale=hardware.world.time_scale)
         self.hardware = hardware
 
     def eject(self, count: int, *, available: int | None = None) -> EjectResult:

@@ -146,7 +146,7 @@ class Books:
         self.motor: list[tuple[float, float]] = []
         self.beam: list[tuple[float, bool]] = []
         self.lines: list[tuple[float, str]] = []
-        model = board.model
+        model = board.world.model
         set_motor, advance, transmit = model.set_motor, model.advance, board.transmit
 
         def on_motor(duty: float) -> None:
@@ -350,7 +350,7 @@ class TestReplies:
         assert dev.skipped[0] == "OK 20"
         assert cards == [1, 2, 3, 4, 5]
         assert done == "DONE 20 5 ok"
-        assert board.model.cards_out == 5
+        assert board.world.model.cards_out == 5
 
     @pytest.mark.parametrize(("args", "code"), [
         ("0 4000", "range"), (f"{fw.CARDS + 1} 4000", "range"), ("1 0", "range"),
@@ -384,8 +384,8 @@ class TestReplies:
         dev.send("MOTOR 25 100 500")
         cards, done = run_to_done(dev, 25)
         assert dev.skipped[0] == "OK 25"
-        assert done == f"DONE 25 {board.model.cards_out} ok"
-        assert cards == list(range(1, board.model.cards_out + 1))
+        assert done == f"DONE 25 {board.world.model.cards_out} ok"
+        assert cards == list(range(1, board.world.model.cards_out + 1))
 
     def test_stop_when_idle(self, dev: Wire) -> None:
         assert dev.ask("STOP 26") == "OK 26"
@@ -490,7 +490,7 @@ class TestIdempotency:
         board = dev.board  # type: ignore[attr-defined]
         dev.send("EJECT 3 3 4000")
         _, done = run_to_done(dev, 3)
-        out = board.model.cards_out
+        out = board.world.model.cards_out
         for _ in range(3):
             dev.send("EJECT 3 3 4000")
             assert dev.quiet() == [done]
@@ -498,7 +498,7 @@ class TestIdempotency:
         assert dev.quiet() == [done]
         dev.send("MOTOR 3 100 100")
         assert dev.quiet() == [done]
-        assert board.model.cards_out == out
+        assert board.world.model.cards_out == out
         assert len(board.records) == 1
 
     def test_refused_ids_are_not_remembered(self, dev: Wire) -> None:
@@ -609,11 +609,11 @@ class TestEvents:
 
     def test_sensor_fault_when_the_beam_is_blocked_while_idle(self, dev: Wire) -> None:
         board = dev.board  # type: ignore[attr-defined]
-        board.model.finger_in_beam = True
+        board.world.model.finger_in_beam = True
         assert dev.expect(r"FAULT \w+") == "FAULT sensor"
         assert re.fullmatch(r"STATUS 3 motor=0 beam=0 .*", dev.ask("STATUS 3"))
         assert not any(s.startswith("FAULT") for s in dev.quiet(0.1))  # once, not a stream
-        board.model.finger_in_beam = False
+        board.world.model.finger_in_beam = False
 
     def test_overrun_fault_and_timeout(self,
                                        make_board: Callable[..., tuple[EmulatedBoard, Books]]

@@ -51,7 +51,7 @@ class TestCounting:
                                                      open_emulated_launcher: OpenEmulated
                                                      ) -> None:
         launcher = open_emulated_launcher()
-        model = launcher.emulation.model  # type: ignore[union-attr]
+        model = launcher.emulation.world.model  # type: ignore[union-attr]
         for k in range(1, 13):
             before = model.cards_out
             result = launcher.eject(k)
@@ -76,15 +76,15 @@ class TestCounting:
         assert hardware is not None
         hardware.world.fill(hopper)  # the hopper holds what the test gave it
         for k in bursts:
-            before = hardware.model.cards_out
+            before = hardware.world.model.cards_out
             result = launcher.eject(k)
-            out = hardware.model.cards_out - before
+            out = hardware.world.model.cards_out - before
             if fault == ("beam-stuck",):
                 assert result.fired == 0  # the beam saw nothing, whatever left
             else:
                 assert result.fired == out, result
             assert result.fired <= k
-            assert hardware.model.duty == 0
+            assert hardware.world.model.duty == 0
 
 
 class TestStops:
@@ -100,8 +100,8 @@ class TestStops:
         assert result.status is EjectStatus.JAM
         assert result.fired == 0
         assert "jammed or empty" in result.detail
-        assert hardware.model.duty == 0
-        assert hardware.model.cards_out == 2
+        assert hardware.world.model.duty == 0
+        assert hardware.world.model.cards_out == 2
         # it tried one reverse pulse first: IN2 went high during the eject
         assert any(s.state for s in hardware.pins["motor_in2"].states)
 
@@ -111,7 +111,7 @@ class TestStops:
         launcher = open_emulated_launcher()
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.world.call(hardware.model.force_jam)
+        hardware.world.call(hardware.world.model.force_jam)
         result = launcher.eject(3)
         assert result.status is EjectStatus.OK
         assert result.fired == 3
@@ -126,8 +126,8 @@ class TestStops:
         result = launcher.eject(5, available=3)  # the game says 3 cards are inside
         assert result.status is EjectStatus.EMPTY
         assert result.fired == 3
-        assert hardware.model.cards_out == 3
-        assert hardware.model.duty == 0
+        assert hardware.world.model.cards_out == 3
+        assert hardware.world.model.duty == 0
         again = launcher.eject(1, available=0)
         assert (again.status, again.fired) == (EjectStatus.EMPTY, 0)
 
@@ -139,7 +139,7 @@ class TestStops:
         assert result.status is EjectStatus.TIMEOUT
         assert "max_ms" in result.detail
         assert 1 <= result.fired < 12
-        assert result.fired == hardware.model.cards_out
+        assert result.fired == hardware.world.model.cards_out
 
 
 class TestSafety:
@@ -173,7 +173,7 @@ class TestSafety:
         hung = threading.Event()
 
         def hang_mid_eject() -> bool:
-            if hardware.model.duty != 0:      # the motor runs: now the loop stalls
+            if hardware.world.model.duty != 0:      # the motor runs: now the loop stalls
                 hung.wait(3 * max_s)
             return False
 
@@ -181,7 +181,7 @@ class TestSafety:
         hardware.pins["motor_pwm"].clear_states()
         launcher.eject(3)
         assert max(motor_on_spans(launcher)) <= max_s + self.LATE_S
-        assert hardware.model.duty == 0
+        assert hardware.world.model.duty == 0
 
     def test_motor_off_after_an_exception_inside_eject(
             self, open_emulated_launcher: OpenEmulated, mocker: MockerFixture) -> None:
@@ -196,7 +196,7 @@ class TestSafety:
         states = [s.state for s in hardware.pins["motor_pwm"].states]
         assert max(states) > 0       # it did run …
         assert states[-1] == 0       # … and is off now
-        assert hardware.model.duty == 0
+        assert hardware.world.model.duty == 0
 
     def test_close_is_idempotent_and_stops_the_motor(self,
                                                      open_emulated_launcher: OpenEmulated
@@ -211,7 +211,7 @@ class TestSafety:
         assert launcher.devices.motor.closed  # type: ignore[union-attr]
         assert launcher.devices.beam.closed   # type: ignore[union-attr]
         assert hardware.pins["motor_pwm"].state == 0
-        assert hardware.model.duty == 0
+        assert hardware.world.model.duty == 0
         with pytest.raises(ValueError, match="closed"):
             launcher.press()
 
@@ -224,8 +224,8 @@ class TestSafety:
         hardware.world.post(launcher.gpio.stop, delay_ms=300)   # 300 ms of model time in
         result = launcher.eject(12)
         assert result.status is EjectStatus.STOPPED
-        assert result.fired == hardware.model.cards_out
-        assert hardware.model.duty == 0
+        assert result.fired == hardware.world.model.cards_out
+        assert hardware.world.model.duty == 0
 
 
 class TestButton:
