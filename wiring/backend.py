@@ -138,11 +138,11 @@ def open_gpio(spec: GpioSpec, pin_map: PinMap, policy: BurstPolicy, *,
         faults = f", faults: {', '.join(spec.faults)}" if spec.faults else ""
         return GpioLauncher(policy, devices, ejector, emulation=hardware,
                             name=f"emulated GPIO launcher{faults}")
-    devices = _open_real_devices(pin_map)
+    devices = open_real_devices(pin_map)
     return GpioLauncher(policy, devices, GpioEjector(devices), name="GPIO launcher")
 
 
-def _open_real_devices(pin_map: PinMap) -> DispenserDevices:
+def open_real_devices(pin_map: PinMap) -> DispenserDevices:
     from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
     try:

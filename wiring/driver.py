@@ -29,8 +29,8 @@ class GpioEjector:
 
     ``time_scale`` is how much faster than real time the pins' clock runs (1 on a Pi; the
     emulated world's scale on emulated pins): only real waits are divided by it.
-    ``trace`` holds the beam's edges of the last eject, (ms since its start, blocked),
-    for ``wiring check`` and ``wiring calibrate``.
+    ``trace`` holds the beam's edges of the last eject, (ms since the motor was switched
+    on, blocked), for ``wiring check`` and ``wiring calibrate``.
     """
 
     def __init__(self, devices: DispenserDevices, *, time_scale: float = 1.0) -> None:
@@ -74,7 +74,7 @@ class GpioEjector:
             with self._state:
                 job = Eject(self.settings, count, self.settings.max_ms, now, duty=duty,
                             beam_blocked=bool(beam.is_active), hopper_empty=empty)
-                self._job, self._started, self.trace = job, now, []
+                self._job, self.trace = job, []
                 self._overrun = False
             # a second line of defence: even if this thread stalls (a hung read, a stuck
             # callback), the motor stops at max_ms
@@ -82,7 +82,9 @@ class GpioEjector:
                                        args=(job,))
             watchdog.daemon = True
             try:
-                self._drive(job)
+                with self._state:
+                    self._drive(job)
+                self._started = self.devices.ticks_ms()  # the trace's zero: the motor is on
                 watchdog.start()
                 self._run(job)
             finally:

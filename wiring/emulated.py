@@ -130,10 +130,11 @@ class EmulatedEjector(GpioEjector):
         super().__init__(devices, time_scale=hardware.world.time_scale)
         self.hardware = hardware
 
-    def eject(self, count: int, *, available: int | None = None) -> EjectResult:
+    def eject(self, count: int, *, available: int | None = None,
+              duty: float | None = None) -> EjectResult:
         self.hardware.world.load(available)
         try:
-            return super().eject(count, available=available)
+            return super().eject(count, available=available, duty=duty)
         finally:
             self.hardware.world.eject_ended()
 
