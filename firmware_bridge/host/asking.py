@@ -210,7 +210,7 @@ class Asker:
                         return inbox.cards.get(rid, 0), "unknown", self._lost(rid)
                 try:  # a re-ask: only to the very board that took the first ask
                     recheck()
-                except LauncherNotResponding:
+                except LauncherError:  # not answering, or no id left to greet it with
                     return inbox.cards.get(rid, 0), "unknown", self._lost(rid)
                 if inbox.epoch != epoch:
                     return inbox.cards.get(rid, 0), "unknown", self._rebooted(rid)

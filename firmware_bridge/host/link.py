@@ -123,6 +123,7 @@ class UlpLink:
         fmt = ulp.REQUESTS[verb]
         if "DONE" in fmt.replies:
             raise ValueError(f"{verb} runs a job: use eject() or motor()")
+        self._session.fresh(jobs_running=self._jobs > 0)
         if verb != "HELLO":
             self.ensure_hello()
         rid = self._session.take_id()
@@ -131,6 +132,7 @@ class UlpLink:
     def once(self, verb: str, *args: object, timeout: float) -> ulp.Message | None:
         """Send request ``verb`` one time and wait ``timeout`` for its first reply."""
         fmt = ulp.REQUESTS[verb]
+        self._session.fresh(jobs_running=self._jobs > 0)
         rid = self._session.take_id()
         try:
             self._write(ulp.frame(fmt.build(rid, *args)))
@@ -176,16 +178,19 @@ class UlpLink:
         return self._job("MOTOR", ms, duty, ms)
 
     def _job(self, verb: str, max_ms: int, *args: object) -> tuple[int, str, str]:
-        self.ensure_hello()
-        rid = self._session.take_id()
-        if verb == "EJECT":
-            self.last_eject_id = rid
-        self._jobs += 1
+        with self._inbox.cond:  # a new session, if one is due, before the job, never in it
+            self._session.fresh(jobs_running=self._jobs > 0)
+            self._jobs += 1
         try:
+            self.ensure_hello()
+            rid = self._session.take_id()
+            if verb == "EJECT":
+                self.last_eject_id = rid
             return self._asker.run_job(ulp.build_request(verb, rid, *args), max_ms,
                                        recheck=self.hello)
         finally:
-            self._jobs -= 1
+            with self._inbox.cond:
+                self._jobs -= 1
 
     # -- the wire -------------------------------------------------------------------------
     def _write(self, data: bytes, resend: bool = False) -> None:

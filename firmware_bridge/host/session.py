@@ -2,9 +2,13 @@
 
 PROTOCOL.md: every request carries an id new within the session; a ``HELLO`` with a new
 session makes the board forget the ids it remembers; a new ``boot`` means the board
-restarted. :class:`Session` hands out the ids, starts a new session when they run out,
-and turns every new boot it hears of into a new *epoch*, which makes any job without its
-``DONE`` an unknown outcome.
+restarted. :class:`Session` hands out the ids and turns every new boot it hears of into a
+new *epoch*, which makes any job without its ``DONE`` an unknown outcome.
+
+Ids run out after 65535 requests (nine hours of idle pinging). A new session is started
+only between jobs, while at least ``HEADROOM`` ids are left: a job re-asked under a new
+session would fire again, since the board forgets the old session's ids. A job that
+needed more than that many ids on its own ends unknown, never re-asked.
 """
 
 from __future__ import annotations
@@ -14,6 +18,13 @@ from dataclasses import dataclass
 
 from firmware_bridge.firmware import ulp
 from firmware_bridge.host.asking import Inbox
+from uno_attack.errors import LauncherError
+
+HEADROOM = 1000   # ids one job may need for its re-asks, and the pings meanwhile
+
+
+class IdsRunOut(LauncherError):
+    """A job needed more ids than its session had left: it cannot be re-asked."""
 
 
 @dataclass
@@ -42,14 +53,21 @@ class Session:
         self.reboots = 0
         self._next_id = first_id
 
-    def take_id(self) -> int:
-        """A new id of this session, with its place in the inbox."""
+    def fresh(self, *, jobs_running: bool) -> None:
+        """Before a request of its own: a new session if ids run low and no job runs."""
         with self.inbox.cond:
-            if self._next_id > ulp.MAX_ID:  # ids must be new within a session: start another
+            if self._next_id > ulp.MAX_ID - HEADROOM and not jobs_running:
                 self._next_id = 1
                 self.token = _token()
                 self.need_hello = True
                 self.inbox.clear()
+
+    def take_id(self) -> int:
+        """A new id of this session, with its place in the inbox; never one used before."""
+        with self.inbox.cond:
+            if self._next_id > ulp.MAX_ID:
+                raise IdsRunOut(f"the session's ids ran out ({ulp.MAX_ID}) in the middle of "
+                                "a job")
             rid = self._next_id
             self._next_id += 1
         self.inbox.open(rid)
