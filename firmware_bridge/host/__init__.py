@@ -8,11 +8,11 @@
 - :mod:`~firmware_bridge.host.link`: :class:`UlpLink`, the parts put together.
 """
 
-from firmware_bridge.host.asking import MAX_TRIES, POLL_S, RETRY_S, TRIES
+from firmware_bridge.host.asking import PATIENCE_S, POLL_S, RETRY_S, TRIES
 from firmware_bridge.host.link import UlpLink
 from firmware_bridge.host.liveness import PING_MISSES, PING_S
 from firmware_bridge.host.session import BoardInfo
 from firmware_bridge.host.transport import BAUD, LinkStats, PortError
 
-__all__ = ["BAUD", "MAX_TRIES", "PING_MISSES", "PING_S", "POLL_S", "RETRY_S", "TRIES",
+__all__ = ["BAUD", "PATIENCE_S", "PING_MISSES", "PING_S", "POLL_S", "RETRY_S", "TRIES",
            "BoardInfo", "LinkStats", "PortError", "UlpLink"]

@@ -1,9 +1,13 @@
 """The rules of PROTOCOL.md that make a noisy wire safe, in one place: asking and re-asking.
 
 - Rule 2: a request with no reply in time is sent again *with the same id* (``retry_s``,
-  doubling, ``tries`` times), then the launcher is not answering. Only silence counts: a
-  damaged line (or ``ERR - crc``) shows the board is there, and the request is sent again
-  at once.
+  doubling, ``tries`` times), then the launcher is not answering. Only silence counts,
+  and only silence in a row: a damaged line (or ``ERR - crc``) shows the board is there,
+  and the request is sent again at once. On a noisy line the host never gives up while
+  the board answers (up to ``PATIENCE_S``): a noisy cable slows the game, never stops
+  it. Requests that change nothing on a board that knows them (every re-ask) go in
+  growing bursts of copies while the answers come back damaged, so that one gets through
+  sooner; a board answers each copy with the same line or from its memory.
 - Rule 1 and 4, for the requests that move the motor (EJECT, MOTOR: the board remembers
   their ids): a job is re-asked only after a ``HELLO`` has shown the very same ``boot``,
   since a board that restarted has forgotten the id and would fire again. A new boot
@@ -24,10 +28,11 @@ from uno_attack.errors import LauncherError
 from uno_attack.launcher import LauncherNotResponding
 
 RETRY_S = 0.1        # first re-send after this long without a reply (then doubling)
-TRIES = 5            # silent tries before the launcher is not answering
+TRIES = 5            # silent tries in a row before the launcher is not answering
 POLL_S = 0.5         # a running job is re-asked after this long without a line
-JOB_GRACE_S = 10.0   # past max_ms plus this, a board still "running" is not believed
-MAX_TRIES = 4 * TRIES   # re-sends to a board that answers, but only with damaged lines
+JOB_GRACE_S = 30.0   # past max_ms plus this, a board still "running" is not believed
+PATIENCE_S = 60.0    # a board that answers only with damaged lines is given this long
+MAX_COPIES = 4      # the largest burst of one re-ask on a noisy line
 
 
 class Inbox:
@@ -100,6 +105,41 @@ class Inbox:
         return None
 
 
+class _Tries:
+    """How one request is being re-sent: the wait, the burst, the silences in a row."""
+
+    def __init__(self, asker: Asker) -> None:
+        self.asker = asker
+        self.delay = asker.retry_s
+        self.copies = 1
+        self.silent = 0
+        self.sends = 0
+        self.started = time.monotonic()
+
+    def heard_back(self, damaged: bool) -> None:
+        """Something came back, but not the reply: ask again at once, in a larger burst
+        when it was damaged."""
+        self.silent = 0
+        self.delay = self.asker.retry_s
+        if damaged:
+            self.copies = min(self.copies * 2, MAX_COPIES)
+
+    def silence(self) -> None:
+        self.silent += 1
+        self.copies = 1
+        self.delay = min(self.delay * 2, self.asker.retry_s * 16)
+
+    @property
+    def spent(self) -> bool:
+        return (self.silent >= self.asker.tries
+                or time.monotonic() - self.started > PATIENCE_S)
+
+    def why(self, verb: str) -> str:
+        if self.silent >= self.asker.tries:
+            return f"{verb} unanswered {self.silent} times"
+        return f"only damaged answers to {verb} for {PATIENCE_S:g} s"
+
+
 class Asker:
     """Sends requests and re-sends them by the rules above; one per link."""
 
@@ -114,40 +154,45 @@ class Asker:
         self.poll_s = poll_s
         self.on_gone = on_gone
 
-    def ask(self, payload: str, accept: set[str], *, keep: bool = False) -> ulp.Message:
-        """Send ``payload`` until a reply with its id and one of the ``accept`` verbs (or
-        ``ERR``) comes; raises :class:`LauncherNotResponding` (rule 2).
+    def _send(self, payload: str, tries: _Tries) -> tuple[int, int]:
+        """Send ``payload`` (a burst of ``tries.copies``); the wire's counters before."""
+        mark = self.inbox.heard, self.inbox.damaged
+        line = ulp.frame(payload)
+        for _ in range(tries.copies):
+            self.write(line, tries.sends > 0)
+            tries.sends += 1
+        return mark
 
-        ``keep`` leaves later replies to the same id for the caller to wait for."""
+    def _came_back(self, tries: _Tries, mark: tuple[int, int]) -> None:
+        heard, damaged = mark
+        if self.inbox.damaged != damaged:
+            tries.heard_back(damaged=True)
+        elif self.inbox.heard != heard:
+            tries.heard_back(damaged=False)
+        else:
+            tries.silence()
+
+    def ask(self, payload: str, accept: set[str]) -> ulp.Message:
+        """Send ``payload`` until a reply with its id and one of the ``accept`` verbs (or
+        ``ERR``) comes; raises :class:`LauncherNotResponding` (rule 2)."""
         inbox = self.inbox
         rid = ulp.parse_request(payload).rid
         assert rid is not None
         if not inbox.waiting_for(rid):
             inbox.open(rid)
-        delay = self.retry_s
-        answered = False
-        silent = 0
+        tries = _Tries(self)
         try:
-            for attempt in range(MAX_TRIES):
-                heard, damaged = inbox.heard, inbox.damaged
-                self.write(ulp.frame(payload), attempt > 0)
-                reply = inbox.wait(rid, accept | {"ERR"}, delay, damaged)
+            while not tries.spent:
+                mark = self._send(payload, tries)
+                reply = inbox.wait(rid, accept | {"ERR"}, tries.delay, mark[1])
                 if reply is not None:
-                    answered = True
                     return reply
-                if inbox.damaged != damaged:
-                    continue  # our line or its reply was damaged: ask again at once
-                if inbox.heard == heard:
-                    silent += 1  # not a line, not even a damaged one: count it
-                    if silent >= self.tries:
-                        break
-                delay = min(delay * 2, self.retry_s * 16)
+                self._came_back(tries, mark)
         finally:
-            if not (keep and answered):
-                inbox.forget(rid)
+            inbox.forget(rid)
         self.on_gone()
         raise LauncherNotResponding(f"launcher on {self.port} is not answering "
-                                    f"({payload.split(' ')[0]} unanswered {self.tries} times)")
+                                    f"({tries.why(payload.split(' ')[0])})")
 
     def run_job(self, payload: str, max_ms: int, *,
                 recheck: Callable[[], None]) -> tuple[int, str, str]:
@@ -159,71 +204,59 @@ class Asker:
         inbox = self.inbox
         rid = ulp.parse_request(payload).rid
         assert rid is not None
-        verb = payload.split(" ")[0]
         epoch = inbox.epoch
-        delay = self.retry_s
-        unanswered = busy = seen = tries = 0
+        tries = _Tries(self)
         deadline = time.monotonic() + max_ms / 1000 + JOB_GRACE_S
+        running = 0                  # OK and CARD lines of this job seen so far
+        busy = 0
         try:
-            heard, damaged = inbox.heard, inbox.damaged
-            self.write(ulp.frame(payload), False)
+            mark = self._send(payload, tries)
             while True:
-                if time.monotonic() > deadline:
-                    return (inbox.cards.get(rid, 0), "unknown",
-                            f"the board did not finish the {verb} in {max_ms} ms: "
-                            "how many came out is not known")
                 with inbox.cond:
                     inbox.cond.wait_for(
                         lambda: inbox.stopping or inbox.epoch != epoch
-                        or bool(inbox.replies.get(rid)) or inbox.damaged != damaged  # noqa: B023
-                        or inbox.activity.get(rid, 0) != seen, delay)  # noqa: B023
+                        or bool(inbox.replies.get(rid)) or inbox.damaged != mark[1]  # noqa: B023
+                        or inbox.activity.get(rid, 0) != running, tries.delay)  # noqa: B023
                     if inbox.epoch != epoch:
-                        return inbox.cards.get(rid, 0), "unknown", self._rebooted(rid)
+                        return self._unknown(rid, "restarted")
                     done = inbox.take(rid, ("DONE",))
                     if done is not None:
                         return done.fields["ejected"], done.fields["status"], ""
                     error = inbox.take(rid, ("ERR",))
                     inbox.take(rid, ("OK",))
-                    active = inbox.activity.get(rid, 0) != seen
-                    seen = inbox.activity.get(rid, 0)
+                    moved = inbox.activity.get(rid, 0) != running
+                    running = inbox.activity.get(rid, 0)
                 if inbox.stopping:
                     return inbox.cards.get(rid, 0), "unknown", "the launcher was closed"
+                if time.monotonic() > deadline:
+                    return self._unknown(rid, f"did not finish in {max_ms} ms")
                 if error is not None:
                     if error.fields["code"] != "busy" or busy >= self.tries:
                         raise LauncherError(f"board on {self.port} refused {payload}: "
                                             f"{error.fields['code']}")
                     busy += 1  # refused, so not remembered: asking again is safe
                     with inbox.cond:
-                        inbox.cond.wait_for(lambda: inbox.stopping, delay)
-                elif active:  # OK or CARD: it runs; wait on, re-asking only after silence
-                    unanswered, tries, delay = 0, 0, max(self.retry_s, self.poll_s)
+                        inbox.cond.wait_for(lambda: inbox.stopping, tries.delay)
+                elif moved:  # OK or CARD: it runs; wait on, re-asking only after silence
+                    tries = _Tries(self)
+                    tries.delay = max(self.retry_s, self.poll_s)
                     continue
-                elif inbox.damaged != damaged:
-                    tries += 1  # a line was damaged, maybe the DONE: re-ask at once
                 else:
-                    if inbox.heard == heard:
-                        unanswered += 1  # a board sending damaged lines is still there
-                    tries += 1
-                    delay = min(delay * 2, self.retry_s * 16)
-                    if unanswered >= self.tries or tries >= MAX_TRIES:
+                    self._came_back(tries, mark)
+                    if tries.spent:
                         self.on_gone()
-                        return inbox.cards.get(rid, 0), "unknown", self._lost(rid)
+                        return self._unknown(rid, "stopped answering")
                 try:  # a re-ask: only to the very board that took the first ask
                     recheck()
                 except LauncherError:  # not answering, or no id left to greet it with
-                    return inbox.cards.get(rid, 0), "unknown", self._lost(rid)
+                    return self._unknown(rid, "stopped answering")
                 if inbox.epoch != epoch:
-                    return inbox.cards.get(rid, 0), "unknown", self._rebooted(rid)
-                heard, damaged = inbox.heard, inbox.damaged
-                self.write(ulp.frame(payload), True)
+                    return self._unknown(rid, "restarted")
+                mark = self._send(payload, tries)
         finally:
             inbox.forget(rid)
 
-    def _rebooted(self, rid: int) -> str:
-        return (f"the board restarted during the eject after {self.inbox.cards.get(rid, 0)} "
+    def _unknown(self, rid: int, what: str) -> tuple[int, str, str]:
+        counted = self.inbox.cards.get(rid, 0)
+        return (counted, "unknown", f"the board {what} during the eject after {counted} "
                 "card(s) were counted: how many came out is not known")
-
-    def _lost(self, rid: int) -> str:
-        return (f"the board stopped answering during the eject after "
-                f"{self.inbox.cards.get(rid, 0)} card(s) were counted: how many came out "
-                "is not known")

@@ -1,8 +1,9 @@
 """Liveness (PROTOCOL.md rule 5): an idle host pings about once a second.
 
-Three unanswered ``PING`` in a row mean the launcher is gone. After each answered one a
-``STATUS`` recovers presses whose ``PRESS`` lines were lost. Requests in flight prove
-liveness themselves, so nothing is pinged while the link is busy.
+Three unanswered ``PING`` in a row mean the launcher is gone (a ``PING`` is never re-sent:
+the next one, a second later, has a new id). After each answered one a ``STATUS``, asked
+as any request is, recovers presses whose ``PRESS`` lines were lost. Requests in flight
+prove liveness themselves, so nothing is pinged while the link is busy.
 """
 
 from __future__ import annotations
@@ -51,6 +52,6 @@ class Pinger:
                     if self.misses >= PING_MISSES:
                         link.gone = True
                     continue
-                link.once("STATUS", timeout=min(self.ping_s, 0.5))
+                link.call("STATUS")
             except LauncherError:
                 continue

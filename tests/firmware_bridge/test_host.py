@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.faults import LinkFaults
 from firmware_bridge.host import PortError, UlpLink
 from firmware_bridge.host.asking import Inbox
 from firmware_bridge.host.session import HEADROOM, Session
@@ -152,3 +153,34 @@ class TestIdsRunOut:
         assert session.token != token
         assert session.need_hello
         assert session.take_id() == 1
+
+
+PRESSES = 8
+
+
+class TestNoisyLine:
+    """Regression: at 5 % noise the host gave up (tries to open the link, presses "not
+    responding"). A noisy cable slows the game; it never stops it."""
+
+    NOISY = LinkFaults(noise=0.05, lose=0.05, repeat=0.05)  # bytes flipped, lines lost/twice
+
+    def test_every_press_is_served_once_at_five_percent(self) -> None:
+        params = DispenserParams(jam_probability=0.0)
+        config = {**FAST, "ping_s": 0.2, "wire": self.NOISY, "params": params}
+        with open_launcher("serial:emulated", seed=8, policy="fixed:2",
+                           config=config) as launcher:
+            board = launcher.emulator
+            results = []
+            for _ in range(PRESSES):
+                board.press_button()
+                assert launcher.wait_for_button(timeout=30)
+                results.append(launcher.press())
+            assert board.wait_idle(10)
+            launcher.link.status()  # presses whose PRESS line was lost are counted now
+            records = list(board.records)
+            presses = launcher.link.presses
+        assert [(r.fired, r.status) for r in results] == [(2, EjectStatus.OK)] * PRESSES
+        assert len(records) == PRESSES                 # each press fired once, none twice
+        assert board.world.model.cards_out == 2 * PRESSES
+        assert presses == PRESSES == board.stats.presses  # and none lost
+        assert board.stats.to_host.flipped > 50        # the line really was noisy
