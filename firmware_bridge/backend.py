@@ -75,6 +75,8 @@ class SerialEjector:
 class SerialLauncher(PolicyLauncher):
     """A launcher whose ejector is a ULP/1 board; owns an in-process emulator if any."""
 
+    has_button = True
+
     def __init__(self, policy: BurstPolicy, link: UlpLink, *, emulator: Any = None,
                  tempdir: Path | None = None) -> None:
         super().__init__(policy, SerialEjector(link), name=f"serial launcher on {link.port}",

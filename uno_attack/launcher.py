@@ -111,8 +111,11 @@ class Launcher(ABC):
 
     Like a gpiozero device: ``close()`` is idempotent, ``closed`` tells, and a launcher
     is a context manager. ``when_button_pressed`` is called (from any thread) when the
-    hardware's big button is pushed; ``wait_for_button`` is its blocking twin.
+    hardware's big button is pushed; ``wait_for_button`` is its blocking twin;
+    ``has_button`` says whether there is such a button at all (a dispenser has one).
     """
+
+    has_button = False
 
     def __init__(self) -> None:
         self._closed = False

@@ -15,6 +15,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from sim_launcher.dispenser import Debouncer
+from sim_launcher.numbers import parse_float
 from sim_launcher.physical import DispenserParams
 from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
@@ -32,6 +33,8 @@ class GpioLauncher(PolicyLauncher):
     Pushes of the big button (debounced) become :meth:`button_pressed` events; LED and
     buzzer follow the tension. ``emulation`` is the emulated world, when there is one.
     """
+
+    has_button = True
 
     def __init__(self, policy: BurstPolicy, devices: DispenserDevices, ejector: GpioEjector,
                  *, name: str, emulation: EmulatedHardware | None = None) -> None:
@@ -100,18 +103,22 @@ class GpioSpec:
                         raise ValueError(f"unknown fault (faults: {', '.join(FAULTS)})")
                     spec.faults.append(value)
                 elif key == "scale":
-                    spec.time_scale = float(value)
-                    if not 0 < spec.time_scale <= 1000:
-                        raise ValueError("the time scale must be above 0 and at most 1000")
+                    spec.time_scale = _number("the time scale", value, high=1000,
+                                              low_open=True)
                 elif key == "jams":
-                    spec.jam_probability = float(value)
-                    if not 0 <= spec.jam_probability <= 1:
-                        raise ValueError("not a probability")
+                    spec.jam_probability = _number("the chance of a jam", value, high=1)
                 else:
                     raise ValueError("unknown option (options: fault=, scale=, jams=)")
             except ValueError as exc:
                 raise LauncherError(f"gpio:{arg}: {option!r}: {exc}") from None
         return spec
+
+
+def _number(what: str, text: str, *, high: float, low_open: bool = False) -> float:
+    try:
+        return parse_float(text, low=0, high=high, low_open=low_open)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
 
 
 def _pin_map(settings: LauncherSettings) -> PinMap:
