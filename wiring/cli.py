@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from sim_launcher.dispenser import CARDS, JAM_CARDS
+from sim_launcher.numbers import arg, parse_int
 from sim_launcher.world import FAULTS
 from uno_attack.errors import UnoAttackError
 from wiring.check import Helper
@@ -43,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="with --emulated: inject a fault (repeatable)")
     check.add_argument("--auto", action="store_true",
                        help="ask no questions (emulated: an emulated person answers)")
-    check.add_argument("--seed", type=int, default=None, help="emulated dispenser seed")
+    check.add_argument("--seed", type=arg(parse_int), default=None,
+                       help="emulated dispenser seed")
     calib = sub.add_parser("calibrate", help="measure cards/s, beam time and spin-up; write "
                            "them to the pin map")
     calib.add_argument("--pins", metavar="FILE", help="the pin map to read and write (default:"
@@ -52,7 +54,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="measure emulated hardware (written only with --pins)")
     calib.add_argument("--fault", action="append", default=[], choices=FAULTS,
                        help="with --emulated: inject a fault (repeatable)")
-    calib.add_argument("--seed", type=int, default=None, help="emulated dispenser seed")
+    calib.add_argument("--seed", type=arg(parse_int), default=None,
+                       help="emulated dispenser seed")
     return parser
 
 
