@@ -213,11 +213,15 @@ def dev(make_board: Callable[..., tuple[EmulatedBoard, Books]]) -> Iterator[Wire
     wire.close()
 
 
+def cards_of(lines: list[str], rid: int) -> list[int]:
+    """The numbers of the ``CARD rid n`` lines among ``lines``."""
+    return [int(s.split()[2]) for s in lines if s.startswith(f"CARD {rid} ")]
+
+
 def run_to_done(wire: Wire, rid: int, timeout: float = 5.0) -> tuple[list[int], str]:
     """Read to the DONE of ``rid``: the CARD numbers seen for it and the DONE line."""
     done = wire.expect(rf"DONE {rid} \d+ \w+", timeout)
-    cards = [int(s.split()[2]) for s in wire.skipped if s.startswith(f"CARD {rid} ")]
-    return cards, done
+    return cards_of(wire.skipped, rid), done
 
 
 # == Link ==================================================================================
@@ -392,16 +396,23 @@ class TestReplies:
         assert dev.quiet() == []
 
     def test_stop_ends_a_running_eject(self, dev: Wire) -> None:
+        board = dev.board  # type: ignore[attr-defined]
         books: Books = dev.books  # type: ignore[attr-defined]
         dev.send("EJECT 27 12 8000")
         dev.expect(r"CARD 27 2")
+        seen = [*cards_of(dev.skipped, 27), 2]
         dev.send("STOP 28")
         assert dev.expect(r"OK 28|DONE.*") == "OK 28"
+        seen += cards_of(dev.skipped, 27)
         ok_at = books.when("OK 28")
         assert books.motor[-1] == (ok_at, 0.0)  # off at once, before the OK
         cards, done = run_to_done(dev, 27)
+        seen += cards
         assert re.fullmatch(r"DONE 27 \d+ stopped", done), done
-        assert int(done.split()[2]) == (cards or [2])[-1]
+        counted = int(done.split()[2])
+        assert 2 <= counted < 12
+        assert seen == list(range(1, counted + 1))   # each card said once, and no more
+        assert counted == board.records[-1].cards     # what really left the hopper
         self._beam_clear_25_ms(books, books.when(done))
 
     def test_stop_ends_a_running_motor(self, dev: Wire) -> None:

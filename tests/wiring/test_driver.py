@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import statistics
 import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytest_mock import MockerFixture
 
+from sim_launcher.policies import BurstPolicy, PolicyTable
+from sim_launcher.world import Indicator
 from uno_attack.launcher import EjectStatus
 from wiring.backend import GpioLauncher
 
@@ -265,16 +269,47 @@ class TestButton:
         assert seen == [1]
 
 
+def on_spans(changes: list[tuple[float, bool]]) -> list[float]:
+    """How long the LED stayed on each time (model ms), from its driven changes."""
+    return [off - on for (on, lit), (off, _) in itertools.pairwise(changes) if lit]
+
+
+def wait_for_changes(part: Indicator, count: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(part.changes) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(part.changes) >= count, list(part.changes)
+
+
 class TestFeedback:
-    def test_led_blinks_with_tension_and_is_off_after_a_fire(
+    def test_led_blinks_faster_with_tension_and_is_off_after_a_fire(
             self, open_emulated_launcher: OpenEmulated) -> None:
-        launcher = open_emulated_launcher(policy="attack", seed=3)
-        hardware = launcher.emulation
-        assert hardware is not None
-        results = [launcher.press() for _ in range(8)]
-        assert any(r.asked == 0 for r in results)
-        assert any(r.asked > 0 for r in results)
-        led_states = [s.state for s in hardware.pins["led"].states]
-        assert 1 in led_states   # it lit up
-        if results[-1].asked > 0:
-            assert hardware.pins["led"].state == 0
+        # near real time: the blinking runs on gpiozero's own timer thread, in real time
+        launcher = open_emulated_launcher(scale=2)
+        launcher.policy = BurstPolicy(PolicyTable("late", fire=(0.0, 0.0, 1.0),
+                                                  weights=(0, 1)))
+        world = launcher.world
+        assert world is not None
+        led = world.led
+        spans = []
+        for tension in (1, 2):
+            led.changes.clear()
+            result = launcher.press()
+            assert (result.asked, result.tension) == (0, tension)
+            wait_for_changes(led, 9)           # on, off, on, off …: it blinks
+            assert [lit for _, lit in list(led.changes)[:4]] in ([True, False] * 2,
+                                                                  [False, True] * 2)
+            spans.append(statistics.median(on_spans(list(led.changes))))
+        period = [400 / (1 + tension) for tension in (1, 2)]  # Feedback's on-time, in ms
+        assert spans[0] == pytest.approx(period[0], rel=0.3)
+        assert spans[1] == pytest.approx(period[1], rel=0.3)
+        assert spans[1] < spans[0]                            # faster as the tension builds
+        led.changes.clear()
+        before = world.now_ms()
+        fired = launcher.press()
+        after = world.now_ms()
+        assert (fired.asked, fired.fired) == (2, 2)
+        during = [(t, lit) for t, lit in led.changes if before <= t <= after]
+        assert [lit for _, lit in during][-2:] == [True, False]  # steady while firing …
+        assert sum(1 for _, lit in during if lit) == 1          # … no blinking in between
+        assert not led.driven                                    # and off after the fire
