@@ -110,13 +110,16 @@ class EmulatedHelper:
             self._roller_mark = world.model.roller_ms
 
     def confirm(self, what: str, question: str) -> bool | None:
+        """What the person sees and hears of the world's parts, not what a pin was set to:
+        a dead LED stays dark and a broken buzzer silent, however their pins are driven."""
+        world = self.hardware.world
+        world.now_ms()  # the world has caught up with whatever the check just did
         if what == "roller":
-            self.hardware.world.now_ms()  # the world has caught up with the motor's runs
-            return self.hardware.world.model.roller_ms > self._roller_mark
-        role = {"led": "led", "buzzer": "buzzer"}.get(what)
-        if role is None or role not in self.hardware.pins:
+            return world.model.roller_ms > self._roller_mark
+        part = {"led": world.led, "buzzer": world.buzzer}.get(what)
+        if part is None or what not in self.hardware.pins:
             return None
-        return bool(self.hardware.pins[role].state)
+        return part.on
 
 
 class WiringCheck:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from sim_launcher.world import FAULTS
+
 FAULT_BREAKS = {
     "jam": "feed",
     "empty": "feed",
@@ -20,6 +22,9 @@ FAULT_BREAKS = {
     "button-dead": "button",
     "motor-dead": "motor",
     "bouncy-button": "button",
+    "led-dead": "led",
+    "buzzer-broken": "buzzer",
+    "roller-slipping": "feed",
 }
 
 
@@ -43,6 +48,9 @@ class TestWiringCheck:
         assert verdicts(run.stdout) == {part: "pass" for part in
                                         ("button", "beam", "motor", "feed", "led", "buzzer")}
         assert "every part passed" in run.stdout
+
+    def test_every_fault_of_the_world_is_checked(self) -> None:
+        assert set(FAULT_BREAKS) == set(FAULTS)
 
     @pytest.mark.parametrize("fault", sorted(FAULT_BREAKS))
     def test_each_fault_fails_exactly_its_part(self, fault: str) -> None:
