@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from sim_launcher.dispenser import Debouncer
 from sim_launcher.numbers import parse_float
@@ -20,11 +22,13 @@ from sim_launcher.physical import DispenserParams
 from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import LauncherSettings, PolicyLauncher, PressResult
-from wiring.devices import DispenserDevices
+from wiring.devices import DispenserDevices, HBridgeMotor
 from wiring.driver import GpioEjector
 from wiring.emulated import DEFAULT_TIME_SCALE, FAULTS, EmulatedHardware, open_emulated
 from wiring.feedback import Feedback
 from wiring.pinmap import PinMap, load_pin_map
+
+T = TypeVar("T")
 
 
 class GpioLauncher(PolicyLauncher):
@@ -150,12 +154,25 @@ def open_gpio(spec: GpioSpec, pin_map: PinMap, policy: BurstPolicy, *,
 
 
 def open_real_devices(pin_map: PinMap) -> DispenserDevices:
+    """Every device of the pin map on the Pi's pins (gpiozero's default pin factory)."""
+    return _on_real_pins(lambda: DispenserDevices(pin_map))
+
+
+def open_real_motor(pin_map: PinMap, *, pin_factory: Any = None) -> HBridgeMotor:
+    """Only the motor's three pins (for ``wiring safe``)."""
+    pins = pin_map.pins
+    return _on_real_pins(lambda: HBridgeMotor(
+        pins["motor_in1"], pins["motor_in2"], pins["motor_pwm"],
+        pwm_frequency=pin_map.motor.pwm_frequency, pin_factory=pin_factory))
+
+
+def _on_real_pins(open_: Callable[[], T]) -> T:
     from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PinFactoryFallback)
-            return DispenserDevices(pin_map)
+            return open_()
     except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
         raise LauncherError(
             f"gpio: cannot open the Raspberry Pi's pins ({type(exc).__name__}: {exc}); "

@@ -56,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="with --emulated: inject a fault (repeatable)")
     calib.add_argument("--seed", type=arg(parse_int), default=None,
                        help="emulated dispenser seed")
+    safe_ = sub.add_parser("safe", help="drive the motor pins low and let them go (the "
+                           "service's ExecStopPost: the motor is off even after a kill)")
+    safe_.add_argument("--pins", metavar="FILE", help="pin map (default: see docs)")
     return parser
 
 
@@ -63,6 +66,8 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.command == "show":
         return show(args.pins, args.svg)
+    if args.command == "safe":
+        return safe(args.pins)
     if args.fault and not args.emulated:
         raise UnoAttackError("--fault needs --emulated")
     if args.command == "calibrate":
@@ -166,3 +171,19 @@ def _calibration_target(pins: str | None, *, emulated: bool) -> Path | None:
         raise UnoAttackError(f"{target}: the built-in default map is not written; copy it "
                              f"and pass --pins")
     return target
+
+
+def safe(pins: str | None, *, pin_factory: object = None) -> int:
+    """Open only the motor's pins, drive them low (PWM first) and close them again."""
+    from wiring.backend import open_real_motor
+
+    pin_map = load_pin_map(pins)
+    motor = open_real_motor(pin_map, pin_factory=pin_factory)
+    try:
+        motor.stop()
+    finally:
+        motor.close()
+    names = ", ".join(f"GPIO{pin_map.pins[role]}" for role in ("motor_pwm", "motor_in1",
+                                                               "motor_in2"))
+    print(f"motor off: {names} driven low ({pin_map.source})")
+    return 0
