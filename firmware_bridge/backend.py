@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_bridge.firmware import dispenser
 from firmware_bridge.host import UlpLink
@@ -31,6 +31,9 @@ from uno_attack.launcher import (
     LauncherSettings,
     PolicyLauncher,
 )
+
+if TYPE_CHECKING:  # a real port never loads the emulator
+    from firmware_bridge.emulator import EmulatedBoard
 
 SPEC_HELP = "serial:/dev/ttyACM0, serial:socket://HOST:PORT or serial:emulated"
 
@@ -77,8 +80,8 @@ class SerialLauncher(PolicyLauncher):
 
     has_button = True
 
-    def __init__(self, policy: BurstPolicy, link: UlpLink, *, emulator: Any = None,
-                 tempdir: Path | None = None) -> None:
+    def __init__(self, policy: BurstPolicy, link: UlpLink, *,
+                 emulator: EmulatedBoard | None = None, tempdir: Path | None = None) -> None:
         super().__init__(policy, SerialEjector(link), name=f"serial launcher on {link.port}",
                          world=emulator.world if emulator is not None else None)
         self.link = link

@@ -8,7 +8,8 @@ firmware after each step. Any serial program can open the pty's slave end (or th
 
 Faults: on the wire, line noise, dropped bytes, repeated and lost lines
 (:mod:`firmware_bridge.faults`), a disconnect and reconnect of the port; of the board, a
-reboot (also in the middle of an eject); of the dispenser, the world's named faults
+reboot (also in the middle of an eject: the motor stops, and for ``BOOT_MS`` the board
+hears nothing, as a real one booting); of the dispenser, the world's named faults
 (:data:`sim_launcher.world.FAULTS`), the same as the emulated GPIO pins have.
 
 The hopper: a person tops it up after every eject that leaves it holding less than one
@@ -38,6 +39,7 @@ from sim_launcher.physical import DispenserParams
 from sim_launcher.world import DispenserWorld
 
 ACTIVE_STEP_MS = 5.0       # the longest model step while the firmware has a timer running
+BOOT_MS = 300.0            # a board that restarts is deaf this long (MicroPython boots)
 
 
 class ModelHal(Hal):
@@ -151,6 +153,7 @@ class EmulatedBoard:
         self._commands: collections.deque[tuple[str, object]] = collections.deque()
         self._commands_done = threading.Condition()
         self._reboot_after: int | None = None
+        self._booting_until: float | None = None   # model ms: the board is starting up
         self._reconnect_at: float | None = None
         self._master: int | None = None
         self._slave: int | None = None
@@ -274,7 +277,9 @@ class EmulatedBoard:
             for line in data.split(b"\n")[:-1]:
                 self.log.append(("host", line.decode(errors="replace")))
         self.stats.lines_in += data.count(b"\n")
-        self.rx += self._to_device(data)
+        data = self._to_device(data)
+        if self._booting_until is None:
+            self.rx += data   # a board booting hears nothing: its UART is not yet set up
 
     # -- the main loop --------------------------------------------------------------------
     def _run(self) -> None:
@@ -300,6 +305,12 @@ class EmulatedBoard:
     def _poll(self) -> None:
         if self._stop.is_set():
             return
+        if self._booting_until is not None:
+            if self.world.model.now_ms < self._booting_until:
+                return
+            self._booting_until = None
+            self.hal = ModelHal(self, self._new_boot())
+            self.firmware = board.Firmware(self.hal, self.settings, self.limit_ms)
         self.firmware.poll()
         self._keep_books()
         job = self.firmware.job
@@ -310,6 +321,8 @@ class EmulatedBoard:
 
     def _bound(self) -> float:
         """How far the world may step before the firmware must look again."""
+        if self._booting_until is not None:
+            return max(self._booting_until - self.world.model.now_ms, 0.0)
         step = ACTIVE_STEP_MS if self.firmware.busy else math.inf
         deadline = self.firmware.motor_deadline()
         now = self.world.model.now_ms
@@ -372,8 +385,7 @@ class EmulatedBoard:
         self._job = None
         self.firmware.job = None  # the old power-up is gone, with its job
         self.rx = bytearray()
-        self.hal = ModelHal(self, self._new_boot())
-        self.firmware = board.Firmware(self.hal, self.settings, self.limit_ms)
+        self._booting_until = self.world.model.now_ms + BOOT_MS
 
     def _new_boot(self) -> str:
         return f"{self.rng.randrange(1 << 32):08X}"

@@ -187,6 +187,8 @@ class Asker:
                 reply = inbox.wait(rid, accept | {"ERR"}, tries.delay, mark[1])
                 if reply is not None:
                     return reply
+                if inbox.stopping:
+                    raise LauncherError(f"the link to {self.port} was closed")
                 self._came_back(tries, mark)
         finally:
             inbox.forget(rid)
@@ -200,47 +202,43 @@ class Asker:
         ``unknown`` when the board restarted or stopped answering before its ``DONE``.
 
         ``recheck`` says ``HELLO`` with the same session before every re-ask (rule 1):
-        the epoch moves if the board restarted, and the job is then never sent again."""
+        the epoch moves if the board restarted, and the job is then never sent again.
+        Once the job is seen running (its ``OK`` or a ``CARD``), a damaged line is no
+        reason to re-ask: the host waits for the ``DONE`` and re-asks only after
+        ``poll_s`` without a line of the job, so it re-asks as seldom as it can."""
         inbox = self.inbox
         rid = ulp.parse_request(payload).rid
         assert rid is not None
         epoch = inbox.epoch
         tries = _Tries(self)
         deadline = time.monotonic() + max_ms / 1000 + JOB_GRACE_S
-        running = 0                  # OK and CARD lines of this job seen so far
-        busy = 0
+        seen = busy = 0              # OK and CARD lines of this job; busy refusals
         try:
             mark = self._send(payload, tries)
             while True:
-                with inbox.cond:
-                    inbox.cond.wait_for(
-                        lambda: inbox.stopping or inbox.epoch != epoch
-                        or bool(inbox.replies.get(rid)) or inbox.damaged != mark[1]  # noqa: B023
-                        or inbox.activity.get(rid, 0) != running, tries.delay)  # noqa: B023
-                    if inbox.epoch != epoch:
-                        return self._unknown(rid, "restarted")
-                    done = inbox.take(rid, ("DONE",))
-                    if done is not None:
-                        return done.fields["ejected"], done.fields["status"], ""
-                    error = inbox.take(rid, ("ERR",))
-                    inbox.take(rid, ("OK",))
-                    moved = inbox.activity.get(rid, 0) != running
-                    running = inbox.activity.get(rid, 0)
-                if inbox.stopping:
+                news, reply = self._news(rid, epoch, mark, seen, tries.delay)
+                if news == "restarted":
+                    return self._unknown(rid, "restarted")
+                if news == "done":
+                    assert reply is not None
+                    return reply.fields["ejected"], reply.fields["status"], ""
+                if news == "closed":
                     return inbox.cards.get(rid, 0), "unknown", "the launcher was closed"
                 if time.monotonic() > deadline:
                     return self._unknown(rid, f"did not finish in {max_ms} ms")
-                if error is not None:
-                    if error.fields["code"] != "busy" or busy >= self.tries:
-                        raise LauncherError(f"board on {self.port} refused {payload}: "
-                                            f"{error.fields['code']}")
-                    busy += 1  # refused, so not remembered: asking again is safe
-                    with inbox.cond:
-                        inbox.cond.wait_for(lambda: inbox.stopping, tries.delay)
-                elif moved:  # OK or CARD: it runs; wait on, re-asking only after silence
+                if news == "running":
+                    seen = inbox.activity.get(rid, 0)
                     tries = _Tries(self)
                     tries.delay = max(self.retry_s, self.poll_s)
                     continue
+                if news == "refused":
+                    assert reply is not None
+                    if reply.fields["code"] != "busy" or busy >= self.tries:
+                        raise LauncherError(f"board on {self.port} refused {payload}: "
+                                            f"{reply.fields['code']}")
+                    busy += 1  # refused, so not remembered: asking again is safe
+                    with inbox.cond:
+                        inbox.cond.wait_for(lambda: inbox.stopping, tries.delay)
                 else:
                     self._came_back(tries, mark)
                     if tries.spent:
@@ -255,6 +253,35 @@ class Asker:
                 mark = self._send(payload, tries)
         finally:
             inbox.forget(rid)
+
+    def _news(self, rid: int, epoch: int, mark: tuple[int, int], seen: int,
+              timeout: float) -> tuple[str, ulp.Message | None]:
+        """Wait for what a running job may bring: ``restarted``, ``done``, ``refused``,
+        ``running`` (a new OK or CARD), ``closed``, or ``nothing`` (silence, or damage
+        before the job was seen running)."""
+        inbox = self.inbox
+        running = seen > 0
+        with inbox.cond:
+            inbox.cond.wait_for(
+                lambda: inbox.stopping or inbox.epoch != epoch
+                or any(m.verb in ("DONE", "ERR") for m in inbox.replies.get(rid, ()))
+                or inbox.activity.get(rid, 0) != seen
+                or (not running and inbox.damaged != mark[1]), timeout)
+            if inbox.epoch != epoch:
+                return "restarted", None
+            done = inbox.take(rid, ("DONE",))
+            if done is not None:
+                return "done", done
+            error = inbox.take(rid, ("ERR",))
+            while inbox.take(rid, ("OK",)) is not None:
+                pass
+            if inbox.stopping:
+                return "closed", None
+            if error is not None:
+                return "refused", error
+            if inbox.activity.get(rid, 0) != seen:
+                return "running", None
+        return "nothing", None
 
     def _unknown(self, rid: int, what: str) -> tuple[int, str, str]:
         counted = self.inbox.cards.get(rid, 0)
