@@ -191,27 +191,15 @@ class Firmware:
 
     @command("EJECT id count# max_ms#", replies="OK CARD DONE")
     def cmd_eject(self, msg):
-        if self._repeat(msg.rid):
-            return
         count, max_ms = msg.fields["count"], msg.fields["max_ms"]
-        if self.job is not None:
-            self.send(ERR, msg.rid, "busy")
-        elif not (1 <= count <= CARDS and 1 <= max_ms <= MAX_MS):
-            self.send(ERR, msg.rid, "range")
-        else:
-            self._start("EJECT", msg.rid, count, max_ms, None)
+        self._job_request(msg, 1 <= count <= CARDS and 1 <= max_ms <= MAX_MS,
+                          count, max_ms, None)
 
     @command("MOTOR id duty# ms#", replies="OK CARD DONE")
     def cmd_motor(self, msg):
-        if self._repeat(msg.rid):
-            return
         duty, ms = msg.fields["duty"], msg.fields["ms"]
-        if self.job is not None:
-            self.send(ERR, msg.rid, "busy")
-        elif not (-100 <= duty <= 100 and 1 <= ms <= MOTOR_MAX_MS):
-            self.send(ERR, msg.rid, "range")
-        else:
-            self._start("MOTOR", msg.rid, None, ms, duty / 100)
+        self._job_request(msg, -100 <= duty <= 100 and 1 <= ms <= MOTOR_MAX_MS,
+                          None, ms, duty / 100)
 
     @command("STOP id", replies="OK")
     def cmd_stop(self, msg):
@@ -233,6 +221,17 @@ class Firmware:
         self.send(PONG, msg.rid)
 
     # -- jobs -----------------------------------------------------------------------------
+    def _job_request(self, msg, in_range, want, max_ms, duty):
+        """An EJECT or MOTOR: a remembered id first, then busy, then range (docs/protocol.md)."""
+        if self._repeat(msg.rid):
+            return
+        if self.job is not None:
+            self.send(ERR, msg.rid, "busy")
+        elif not in_range:
+            self.send(ERR, msg.rid, "range")
+        else:
+            self._start(msg.verb, msg.rid, want, max_ms, duty)
+
     def _repeat(self, rid):
         """Answer a remembered id with one line, moving nothing; True if it was one."""
         for entry in self.memory:
