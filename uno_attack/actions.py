@@ -1,26 +1,34 @@
 """Actions: what a seat does, as a value that goes to text and back.
 
 ``Action.parse("1 play W green uno")`` / ``str(action)`` use the form of TRANSCRIPTS.md:
-``SEAT VERB [ARGS]``. Whether an action is *legal* is the engine's business; this module
-only knows whether it is *well formed*.
+``SEAT VERB [ARGS]``, with ``play CARD... [COLOUR] [SEAT] [uno]`` for a play of one or more
+cards. Card codes are read in the context of a rule set (``R+2`` is a card of classic, not
+of Attack). Whether an action is *legal* is the engine's business; this module only knows
+whether it is *well formed*, asking the rule set what a card must name (a wild its colour,
+a Trade Hands its seat).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from uno_attack.cards import TRADE_HANDS, Card, Color
+from uno_attack.cards import COLOR_WORDS, Card, Color
 from uno_attack.errors import InvalidActionError, InvalidCardError
+from uno_attack.rules import ATTACK, RuleSet
 
 
 class Verb(Enum):
     PLAY = "play"
     PRESS = "press"
+    DRAW = "draw"
     PASS = "pass"
     CHOOSE = "choose"
     UNO = "uno"
     CATCH = "catch"
+    CHALLENGE = "challenge"
+    OUT = "out"
 
     def __str__(self) -> str:
         return self.value
@@ -30,27 +38,38 @@ class Verb(Enum):
 class Action:
     """One action by one seat.
 
-    ``card`` goes with ``play``; ``color`` with playing a wild or ``choose``; ``target``
-    with playing a Trade Hands (the seat traded with) or ``catch`` (the seat caught);
-    ``uno`` is a call of UNO made together with a play.
+    ``cards`` go with ``play`` (several at once under ``multi_play``, the last on top);
+    ``color`` with playing a wild or ``choose``; ``target`` with playing a Trade Hands or a
+    7 under ``seven_zero`` (the seat traded with) or ``catch`` (the seat caught); ``uno``
+    is a call of UNO made together with a play.
     """
 
     seat: int
     verb: Verb
-    card: Card | None = None
+    cards: tuple[Card, ...] = ()
     color: Color | None = None
     target: int | None = None
     uno: bool = False
 
+    @property
+    def card(self) -> Card | None:
+        """The (first) card of a play: the one that must be playable by itself."""
+        return self.cards[0] if self.cards else None
+
     # -- constructors ---------------------------------------------------------------
     @classmethod
-    def play(cls, seat: int, card: Card, color: Color | None = None,
+    def play(cls, seat: int, cards: Card | Sequence[Card], color: Color | None = None,
              target: int | None = None, *, uno: bool = False) -> Action:
-        return cls(seat, Verb.PLAY, card, color, target, uno)
+        played = (cards,) if isinstance(cards, Card) else tuple(cards)
+        return cls(seat, Verb.PLAY, played, color, target, uno)
 
     @classmethod
     def press(cls, seat: int) -> Action:
         return cls(seat, Verb.PRESS)
+
+    @classmethod
+    def draw(cls, seat: int) -> Action:
+        return cls(seat, Verb.DRAW)
 
     @classmethod
     def pass_(cls, seat: int) -> Action:
@@ -68,30 +87,35 @@ class Action:
     def catch(cls, seat: int, target: int) -> Action:
         return cls(seat, Verb.CATCH, target=target)
 
+    @classmethod
+    def challenge(cls, seat: int) -> Action:
+        return cls(seat, Verb.CHALLENGE)
+
+    @classmethod
+    def out(cls, seat: int) -> Action:
+        return cls(seat, Verb.OUT)
+
     def with_uno(self) -> Action:
         """The same play, with UNO called together with it."""
         if self.verb is not Verb.PLAY:
             raise InvalidActionError(f"invalid action '{self} uno': only a play takes 'uno'")
-        return Action(self.seat, self.verb, self.card, self.color, self.target, True)
-
-    def for_seat(self, seat: int) -> Action:
-        return Action(seat, self.verb, self.card, self.color, self.target, self.uno)
+        return Action(self.seat, self.verb, self.cards, self.color, self.target, True)
 
     # -- text -----------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: str, *, rules: RuleSet = ATTACK) -> Action:
         """Parse ``"SEAT VERB [ARGS]"``; raise :class:`InvalidActionError` naming the text."""
         words = text.split() if isinstance(text, str) else None
         if not words or len(words) < 2:
             raise InvalidActionError(f"invalid action: {text!r} (expected 'SEAT VERB [ARGS]')")
-        seat = _seat(words[0], text)
         try:
-            return cls.parse_move(" ".join(words[1:]), seat)
+            seat = _seat(words[0])
+            return cls.parse_move(" ".join(words[1:]), seat, rules=rules)
         except InvalidActionError as exc:
             raise InvalidActionError(f"invalid action: {text!r}: {exc.args[0]}") from None
 
     @classmethod
-    def parse_move(cls, text: str, seat: int) -> Action:
+    def parse_move(cls, text: str, seat: int, *, rules: RuleSet = ATTACK) -> Action:
         """Parse an action without its seat (the form of a ``legal`` list)."""
         words = text.split()
         if not words:
@@ -102,20 +126,25 @@ class Action:
             known = ", ".join(v.value for v in Verb)
             raise InvalidActionError(f"unknown verb {words[0]!r} (known: {known})") from None
         args = words[1:]
-        uno = False
-        if verb is Verb.PLAY and args and args[-1] == "uno":
-            uno, args = True, args[:-1]
         try:
-            return _build(seat, verb, args, uno, text)
+            if verb is Verb.PLAY:
+                return _play(seat, args, rules)
+            if verb is Verb.CHOOSE:
+                _arity(verb, args, 1, "a colour")
+                return cls.choose(seat, Color.parse(args[0]))
+            if verb is Verb.CATCH:
+                _arity(verb, args, 1, "a seat")
+                return cls.catch(seat, _seat(args[0]))
         except InvalidCardError as exc:
             raise InvalidActionError(str(exc)) from None
+        _arity(verb, args, 0, "no arguments")
+        return cls(seat, verb)
 
     def text(self, *, seat: bool = True, uno: bool = True) -> str:
         """The action as text; without the seat and the ``uno`` suffix for ``legal`` lists."""
         parts = [str(self.seat)] if seat else []
         parts.append(self.verb.value)
-        if self.card is not None:
-            parts.append(self.card.code)
+        parts.extend(card.code for card in self.cards)
         if self.color is not None:
             parts.append(self.color.label)
         if self.target is not None:
@@ -131,34 +160,42 @@ class Action:
         return f"Action.parse({self.text()!r})"
 
 
-def _seat(word: str, text: str) -> int:
-    if not word.isdigit() or (len(word) > 1 and word[0] == "0"):
-        raise InvalidActionError(f"invalid action: {text!r}: {word!r} is not a seat number")
+def _seat(word: str) -> int:
+    """A seat number: ASCII digits only, no leading zero (``"²"`` and ``"٣"`` are not)."""
+    if not (word.isascii() and word.isdigit()) or (len(word) > 1 and word[0] == "0") \
+            or len(word) > 3:
+        raise InvalidActionError(f"{word!r} is not a seat number")
     return int(word)
 
 
-def _build(seat: int, verb: Verb, args: list[str], uno: bool, text: str) -> Action:
-    def arity(n: int, what: str) -> None:
-        if len(args) != n:
-            raise InvalidActionError(f"'{verb}' takes {what}, got {' '.join(args) or 'nothing'!r}")
+def _arity(verb: Verb, args: list[str], n: int, what: str) -> None:
+    if len(args) != n:
+        raise InvalidActionError(f"'{verb}' takes {what}, got {' '.join(args) or 'nothing'!r}")
 
-    if verb is Verb.PLAY:
-        if not args:
-            raise InvalidActionError("'play' needs a card")
-        card = Card.parse(args[0])
-        if card.is_wild:
-            arity(2, "a wild card and a colour, as in 'play W green'")
-            return Action.play(seat, card, Color.parse(args[1]), uno=uno)
-        if card.symbol == TRADE_HANDS:
-            arity(2, "a Trade Hands and a seat, as in 'play RT 2'")
-            return Action.play(seat, card, target=_seat(args[1], text), uno=uno)
-        arity(1, "one card")
-        return Action.play(seat, card, uno=uno)
-    if verb is Verb.CHOOSE:
-        arity(1, "a colour")
-        return Action.choose(seat, Color.parse(args[0]))
-    if verb is Verb.CATCH:
-        arity(1, "a seat")
-        return Action.catch(seat, _seat(args[0], text))
-    arity(0, "no arguments")
-    return Action(seat, verb)
+
+def _play(seat: int, args: list[str], rules: RuleSet) -> Action:
+    """``play CARD... [COLOUR] [SEAT] [uno]``: the rule set says what a card must name."""
+    uno = bool(args) and args[-1] == "uno"
+    if uno:
+        args = args[:-1]
+    cards: list[Card] = []
+    rest = list(args)
+    while rest and rest[0].lower() not in COLOR_WORDS and not rest[0].isdigit():
+        cards.append(rules.parse_card(rest.pop(0)))
+    if not cards:
+        raise InvalidActionError("'play' needs a card")
+    color = Color.parse(rest.pop(0)) if rest and rest[0].lower() in COLOR_WORDS else None
+    target = _seat(rest.pop(0)) if rest else None
+    if rest:
+        raise InvalidActionError(f"unexpected {' '.join(rest)!r} after the play")
+    kinds = [rules.kind(card) for card in cards]
+    first = cards[0].code
+    if any(kind.wild for kind in kinds):
+        if color is None:
+            raise InvalidActionError(f"a wild card names a colour as it is played, as in "
+                                     f"'play {first} green'")
+    elif color is not None:
+        raise InvalidActionError(f"{first} is not a wild card and names no colour")
+    if kinds[0].names_seat and target is None:
+        raise InvalidActionError(f"a {kinds[0].name} names a seat, as in 'play {first} 2'")
+    return Action.play(seat, cards, color, target, uno=uno)

@@ -1,12 +1,16 @@
-"""Cards of the 112-card UNO Attack deck: codes, colours, points, canonical order.
+"""Cards and colours: interned values shared by every rule set's deck.
 
-Cards are interned values: ``Card.parse("RH") is Card.parse("RH")``. The two copies
-of ``R5`` in a deck are the same object, which keeps hands cheap to copy and compare.
+A card is a colour (``None`` for a wild) and a symbol; its code is how RULES.md and
+VARIANTS.md write it (``R5``, ``YT``, ``R+2``, ``W+4``). Cards are interned:
+``Card.parse("RH") is Card.parse("RH")``, and ``R5`` is the same value in the Attack and
+the classic deck. Which cards a game's deck holds, what kind each is, its points, name
+and place in the canonical order belong to the rule set (:mod:`uno_attack.rules`), which
+is also where card codes are read in the context of a game (``R+2`` is a card of classic,
+an invalid card of Attack).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from enum import Enum
 from typing import ClassVar
@@ -34,7 +38,7 @@ class Color(Enum):
     @classmethod
     def parse(cls, text: str) -> Color:
         """A colour from its name (``green``) or letter (``G``), any case."""
-        key = text.strip().lower()
+        key = text.strip().lower() if isinstance(text, str) else ""
         for color in cls:
             if key in (color.label, color.letter.lower()):
                 return color
@@ -43,92 +47,67 @@ class Color(Enum):
     def __str__(self) -> str:
         return self.label
 
+    # Members are singletons: identity hashing is correct, and far cheaper than Enum's
+    # hash of the name (colours are dictionary keys on the engine's hot path).
+    __hash__ = object.__hash__
+
 
 COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
-
-NUMBERS = ("1", "2", "3", "4", "5", "6", "7", "8", "9")
-SKIP, REVERSE, HIT2, DISCARD_ALL, TRADE_HANDS = "S", "R", "H", "D", "T"
-WILD, WILD_ALL_HIT, WILD_HIT_FIRE = "W", "WA", "WF"
-ACTION_SYMBOLS = (SKIP, REVERSE, HIT2, DISCARD_ALL, TRADE_HANDS)
-WILD_SYMBOLS = (WILD, WILD_ALL_HIT, WILD_HIT_FIRE)
-
-SYMBOL_NAMES = {
-    SKIP: "Skip",
-    REVERSE: "Reverse",
-    HIT2: "Hit 2",
-    DISCARD_ALL: "Discard All",
-    TRADE_HANDS: "Trade Hands",
-    WILD: "Wild",
-    WILD_ALL_HIT: "Wild All Hit",
-    WILD_HIT_FIRE: "Wild Hit-Fire",
-}
-
-_POINTS = {SKIP: 20, REVERSE: 20, HIT2: 20, DISCARD_ALL: 30, TRADE_HANDS: 30}
-_PER_COLOR = [n for n in NUMBERS for _ in range(2)] + [SKIP, SKIP, REVERSE, REVERSE, HIT2, HIT2]
-_PER_COLOR += [DISCARD_ALL, TRADE_HANDS]
-_WILDS = [WILD] * 4 + [WILD_ALL_HIT] * 2 + [WILD_HIT_FIRE] * 2
+#: Words that name a colour in an action (``green`` or ``g``, any case, lower-cased here);
+#: none of them is a card code.
+COLOR_WORDS = frozenset(word for c in COLORS for word in (c.label, c.letter.lower()))
 
 
 class Card:
-    """One card: a colour (``None`` for wilds) and a symbol (``"5"``, ``"H"``, ``"WA"`` …).
+    """One card: a colour (``None`` for wilds) and a symbol (``"5"``, ``"H"``, ``"+2"`` …).
 
     >>> Card.parse("GD")
     Card.parse('GD')
-    >>> str(Card.parse("WF")), Card.parse("WF").points
-    ('WF', 50)
+    >>> str(Card.parse("W+4")), Card.parse("W+4").is_wild
+    ('W+4', True)
     """
 
-    __slots__ = ("code", "color", "index", "points", "symbol")
+    __slots__ = ("code", "color", "symbol")
 
     _by_code: ClassVar[dict[str, Card]] = {}
 
     code: str
     color: Color | None
     symbol: str
-    points: int
-    index: int  # position of the card's first copy in the canonical deck order
 
     def __new__(cls, color: Color | None, symbol: str) -> Card:
+        return cls.parse(symbol if color is None else color.letter + symbol)
+
+    @classmethod
+    def intern(cls, color: Color | None, symbol: str) -> Card:
+        """The card of this colour and symbol, made on first use (rule sets build their
+        decks with it; nothing else creates cards)."""
         code = symbol if color is None else color.letter + symbol
         card = cls._by_code.get(code)
         if card is None:
-            raise InvalidCardError(f"invalid card: {code!r}")
-        return card
-
-    @classmethod
-    def _make(cls, color: Color | None, symbol: str, index: int) -> Card:
-        card = object.__new__(cls)
-        code = symbol if color is None else color.letter + symbol
-        points = 50 if color is None else _POINTS.get(symbol) or int(symbol)
-        for name, value in (
-            ("code", code), ("color", color), ("symbol", symbol), ("points", points),
-            ("index", index),
-        ):
-            object.__setattr__(card, name, value)
-        cls._by_code[code] = card
+            card = object.__new__(cls)
+            object.__setattr__(card, "code", code)
+            object.__setattr__(card, "color", color)
+            object.__setattr__(card, "symbol", symbol)
+            cls._by_code[code] = card
         return card
 
     @classmethod
     def parse(cls, code: str) -> Card:
-        """The card with this code, exactly as RULES.md writes it (``R5``, ``YT``, ``WA``)."""
+        """The card with this code in any rule set's deck (``R5``, ``YT``, ``R+2``).
+
+        Whether the card belongs to a game is its rule set's question:
+        :meth:`uno_attack.rules.RuleSet.parse_card`.
+        """
+        by_code = _known_cards()
         try:
-            return cls._by_code[code]
+            return by_code[code]
         except (KeyError, TypeError):
             raise InvalidCardError(f"invalid card code: {code!r}") from None
 
     @property
     def is_wild(self) -> bool:
         return self.color is None
-
-    @property
-    def is_number(self) -> bool:
-        return self.symbol in NUMBERS
-
-    @property
-    def name(self) -> str:
-        """Human name: ``red 5``, ``blue Hit 2``, ``Wild All Hit``."""
-        symbol = SYMBOL_NAMES.get(self.symbol, self.symbol)
-        return symbol if self.color is None else f"{self.color.label} {symbol}"
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
@@ -142,9 +121,6 @@ class Card:
     def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
-
     def __str__(self) -> str:
         return self.code
 
@@ -152,49 +128,13 @@ class Card:
         return f"Card.parse({self.code!r})"
 
 
-def _build_deck() -> tuple[Card, ...]:
-    deck: list[Card] = []
-    for color in COLORS:
-        for symbol in _PER_COLOR:
-            code = color.letter + symbol
-            card = Card._by_code.get(code) or Card._make(color, symbol, len(deck))
-            deck.append(card)
-    for symbol in _WILDS:
-        card = Card._by_code.get(symbol) or Card._make(None, symbol, len(deck))
-        deck.append(card)
-    return tuple(deck)
-
-
-#: The 112 cards in the canonical deck order of RULES.md section 1.
-CANONICAL_DECK: tuple[Card, ...] = _build_deck()
-DECK_SIZE = len(CANONICAL_DECK)
-#: How many copies of each card the deck holds.
-DECK_COUNTS: Counter[Card] = Counter(CANONICAL_DECK)
-#: Every distinct card, in canonical order.
-ALL_CARDS: tuple[Card, ...] = tuple(dict.fromkeys(CANONICAL_DECK))
-
-assert DECK_SIZE == 112
-
-
-def parse_cards(codes: Iterable[str]) -> list[Card]:
-    """Cards from a sequence of codes; the first bad code raises :class:`InvalidCardError`."""
-    return [Card.parse(code) for code in codes]
+def _known_cards() -> dict[str, Card]:
+    """Every card of every rule set: the rule-set modules intern their decks on import."""
+    if not Card._by_code:
+        import uno_attack.rules  # noqa: F401 - deferred: the rule sets import this module
+    return Card._by_code
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
-    """Card codes, for printing and transcripts."""
+    """Card codes, for printing, transcripts and views."""
     return [card.code for card in cards]
-
-
-def canonical_sorted(cards: Iterable[Card]) -> list[Card]:
-    """Cards in canonical deck order (the order Discard All lays them down in)."""
-    return sorted(cards, key=_index)
-
-
-def hand_points(cards: Iterable[Card]) -> int:
-    """Points of a hand at the end of a round (RULES.md section 8)."""
-    return sum(card.points for card in cards)
-
-
-def _index(card: Card) -> int:
-    return card.index

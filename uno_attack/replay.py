@@ -1,4 +1,10 @@
-"""Replaying a transcript: play its steps with a scripted launcher and check every expectation."""
+"""Replaying a transcript: play its steps and check every expectation.
+
+Each press fires the transcript's next ``fires`` number and each reload takes its next
+``reloads`` order, handed straight to the engine (no launcher object is involved). The
+round's points, the match totals and the match winner are scored as the match scores them
+(:func:`uno_attack.scoring.score_round`).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from typing import Any
 from uno_attack.actions import Verb
 from uno_attack.engine import Round
 from uno_attack.errors import IllegalActionError, TranscriptError
+from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, ExpectStep, RejectStep, Transcript
 
 
@@ -50,45 +57,56 @@ def _show(value: object) -> str:
 
 
 # -- what each expectation key reads off the round ------------------------------------
-def _legal(game: Round) -> list[str]:
-    return sorted({a.text(seat=False, uno=False) for a in game.legal_actions()})
+@dataclass(frozen=True)
+class _View:
+    """The round under replay, and its score once it is over."""
+
+    game: Round
+    result: RoundResult | None
 
 
-def _match_winner(game: Round) -> Any:
-    winner = game.result.match_winner if game.result else None
+def _legal(view: _View) -> list[str]:
+    return sorted({a.text(seat=False, uno=False) for a in view.game.listed_actions()})
+
+
+def _match_winner(view: _View) -> Any:
+    winner = view.result.match_winner if view.result else None
     return list(winner) if isinstance(winner, tuple) else winner
 
 
-READERS: dict[str, Callable[[Round], Any]] = {
-    "turn": lambda g: g.to_act,
-    "top": lambda g: g.top.code,
-    "color": lambda g: g.color.label if g.color else None,
-    "direction": lambda g: g.direction_name,
-    "hand_sizes": lambda g: [len(h) for h in g.hands],
-    "launcher_size": lambda g: len(g.launcher),
-    "discard_size": lambda g: len(g.discard),
-    "owed": lambda g: g.owed_list(),
+READERS: dict[str, Callable[[_View], Any]] = {
+    "turn": lambda v: v.game.to_act,
+    "top": lambda v: v.game.top.code,
+    "color": lambda v: v.game.color.label if v.game.color else None,
+    "direction": lambda v: v.game.direction_name,
+    "hand_sizes": lambda v: [len(h) for h in v.game.hands],
+    "launcher_size": lambda v: len(v.game.stock),
+    "discard_size": lambda v: len(v.game.discard),
+    "owed": lambda v: v.game.owed_list(),
     "legal": _legal,
-    "winner": lambda g: g.winner,
-    "round_points": lambda g: list(g.result.round_points) if g.result else None,
-    "scores": lambda g: list(g.result.scores) if g.result else None,
+    "winner": lambda v: v.game.winner,
+    "round_points": lambda v: list(v.result.round_points) if v.result else None,
+    "scores": lambda v: list(v.result.scores) if v.result else None,
     "match_winner": _match_winner,
 }
 
 
-def check_expectations(game: Round, expect: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
-    """The (key, expected, found) of every expectation that does not hold."""
+def check_expectations(game: Round, expect: Mapping[str, Any],
+                       result: RoundResult | None = None) -> list[tuple[str, Any, Any]]:
+    """The (key, expected, found) of every expectation that does not hold; ``result`` is
+    the round's score once it is over."""
+    view = _View(game, result)
     wrong: list[tuple[str, Any, Any]] = []
     for key, expected in expect.items():
         if key == "hands":
             for seat_text, cards in expected.items():
-                seat = int(seat_text) if str(seat_text).isdigit() else -1
+                seat = int(seat_text) if seat_text.isascii() and seat_text.isdigit() else -1
                 found = ([c.code for c in game.hands[seat]]
                          if 0 <= seat < game.players else None)
                 if found is None or not isinstance(cards, list) or Counter(cards) != Counter(found):
                     wrong.append((f"hands.{seat_text}", cards, found))
             continue
-        found = READERS[key](game)
+        found = READERS[key](view)
         if key == "legal" and isinstance(expected, list):
             ok = sorted(set(expected)) == found and len(set(expected)) == len(expected)
         elif key == "match_winner" and isinstance(expected, list) and isinstance(found, list):
@@ -108,15 +126,15 @@ def replay(transcript: Transcript) -> ReplayResult:
     shuffle = transcript.reload_shuffler()
     for position, step in enumerate(transcript.steps, start=1):
         result.steps_run = position
-        failure = _run_step(game, step, position, fires, shuffle, result)
+        failure = _run_step(transcript, game, step, position, fires, shuffle, result)
         if failure is not None:
             result.failure = failure
             break
     return result
 
 
-def _run_step(game: Round, step: object, position: int, fires: Any, shuffle: Any,
-              result: ReplayResult) -> Failure | None:
+def _run_step(transcript: Transcript, game: Round, step: object, position: int, fires: Any,
+              shuffle: Any, result: ReplayResult) -> Failure | None:
     if isinstance(step, ActionStep):
         action = step.action
         reason = game.illegal_reason(action)
@@ -147,7 +165,7 @@ def _run_step(game: Round, step: object, position: int, fires: Any, shuffle: Any
             return None
         return Failure(position, step.text, "the action was accepted, but must be refused")
     assert isinstance(step, ExpectStep)
-    wrong = check_expectations(game, step.expect)
+    wrong = check_expectations(game, step.expect, transcript.score(game))
     if wrong:
         key, expected, found = wrong[0]
         more = f" (and {len(wrong) - 1} more: {', '.join(k for k, _, _ in wrong[1:])})" \

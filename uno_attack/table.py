@@ -1,9 +1,10 @@
 """The table loop: one round, one launcher, one player or bot per seat.
 
 The table asks whose move it is, gets it from that seat's player, applies it to the
-engine and, when the engine needs a press outcome, asks the launcher. It records every
-action in a transcript (the saved game) and, given a journal path, rewrites that file
-atomically after every action, so a crash loses nothing.
+engine and, when the engine needs a press outcome, asks the launcher. What an action did
+is the engine's answer (:class:`~uno_attack.engine.Applied`): the table records it in a
+transcript (the saved game) and, given a journal path, rewrites that file atomically
+after every action, so a crash loses nothing.
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
 :meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`.
@@ -19,11 +20,20 @@ from pathlib import Path
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
-from uno_attack.engine import Round
-from uno_attack.errors import IllegalActionError, LauncherError
+from uno_attack.engine import Applied, Round
+from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
+from uno_attack.penalties import Owed, Unit, Why
+from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
+
+_named = tuple.__new__  # Applied from push's plain tuple, without _make's length check
+
+
+class RoundTooLong(UnoAttackError):
+    """Self-play went on past its bound (random players under ``until_playable``, who
+    press or draw while they could play, may never finish a round)."""
 
 
 class UnknownPressOutcome(LauncherError):
@@ -39,24 +49,40 @@ class UnknownPressOutcome(LauncherError):
 class TableEvent:
     """One action as it happened: for the log, the screen and the statistics."""
 
-    action: Action
+    applied: Applied
+    rules: RuleSet
     press: PressResult | None = None
-    fired: tuple[Card, ...] = ()
-    reloaded: int = 0
     names: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def action(self) -> Action:
+        return self.applied.action
+
+    @property
+    def fired(self) -> tuple[Card, ...]:
+        """The cards the acting seat took (fired by a press, or drawn)."""
+        return self.applied.gained
+
+    @property
+    def reloaded(self) -> int:
+        """How many cards were loaded into the launcher (or pile) by this action."""
+        return sum(map(len, self.applied.reloads))
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
 
     def describe(self) -> str:
         """One line for a game log: who did what, what fired, who was caught."""
         a = self.action
-        who = self.names[a.seat] if a.seat < len(self.names) else f"seat {a.seat}"
+        who = self._name(a.seat)
         if a.verb is Verb.PLAY:
-            assert a.card is not None
-            text = f"{who} played {a.card.name}"
+            text = f"{who} played {_and(self.rules.card_name(c) for c in a.cards)}"
             if a.color is not None:
                 text += f", naming {a.color}"
             if a.target is not None:
-                other = self.names[a.target] if a.target < len(self.names) else a.target
-                text += f", trading hands with {other}"
+                text += f", trading hands with {self._name(a.target)}"
             return text + (" and called UNO!" if a.uno else "")
         if a.verb is Verb.PRESS:
             text = f"{who} pressed the launcher"
@@ -67,25 +93,62 @@ class TableEvent:
             if self.press is not None and self.press.status not in (EjectStatus.OK,):
                 text += f" [{self.press.status}]"
             return text
+        if a.verb is Verb.DRAW:
+            n = len(self.fired)
+            text = f"{who} drew {n} card{'s' if n != 1 else ''}"
+            return text + (f" (the pile was reloaded with {self.reloaded})"
+                           if self.reloaded else "")
+        owed = self.applied.owed
         if a.verb is Verb.CATCH:
-            other = self.names[a.target] if a.target is not None and a.target < len(
-                self.names) else a.target
-            presses = "press" if other == "You" else "presses"
-            return f"{who} caught {other} without UNO: {other} {presses} twice"
+            other = self._name(a.target)
+            first = owed[0]
+            if first.cause.why is Why.FALSE_CATCH:
+                return f"{who} falsely caught {other}: {who} {_penalty(who, first)}"
+            return f"{who} caught {other} without UNO: {other} {_penalty(other, first)}"
         if a.verb is Verb.UNO:
+            if owed and owed[0].cause.why is Why.FALSE_UNO and owed[0].cause.by == a.seat:
+                return f"{who} called UNO falsely: {who} {_penalty(who, owed[0])}"
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
             return f"{who} named {a.color} for the starter"
+        if a.verb is Verb.CHALLENGE:
+            revealed = self.applied.revealed
+            assert revealed is not None
+            bluffer = self._name(revealed[0])
+            if owed[0].seat == a.seat:
+                return (f"{who} challenged {bluffer}'s Wild Draw Four, which was fair: "
+                        f"{who} {_penalty(who, owed[0])}")
+            return (f"{who} challenged {bluffer}'s Wild Draw Four, a bluff: {bluffer} "
+                    f"{_penalty(bluffer, owed[0])}")
+        if a.verb is Verb.OUT:
+            hand = _and(self.rules.card_name(c) for c in self.applied.played)
+            return f"{who} went out with {hand}"
         return f"{who} passed"
 
 
+def _penalty(name: str, owed: Owed) -> str:
+    """``presses twice``, ``press 3 times`` (for "You"), ``draws 2 cards``."""
+    n = owed.count
+    verb = str(owed.unit) if name == "You" else (
+        "presses" if owed.unit is Unit.PRESS else "draws")
+    if owed.unit is Unit.DRAW:
+        return f"{verb} {n} card{'s' if n != 1 else ''}"
+    return f"{verb} {'twice' if n == 2 else 'once' if n == 1 else f'{n} times'}"
+
+
+def _and(words: Sequence[str] | object) -> str:
+    items = list(words)  # type: ignore[call-overload]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def reaction_order(game: Round) -> list[int]:
-    """Who may act out of turn now, in the order they are asked: while an UNO window is
-    open, the others in seat order from the player who forgot, who may remember last."""
-    window = game.uno_seat
-    if window is None or game.over:
+    """Who may act out of turn now, in the order they are asked: every seat in seat order
+    from the player who forgot UNO (who may remember last) or, with no UNO window open,
+    from the seat in turn (who is asked last)."""
+    if not game.reactions_open():
         return []
-    return [(window + i) % game.players for i in range(1, game.players + 1)]
+    start = game.uno_seat if game.uno_seat is not None else game.turn
+    return [(start + i) % game.players for i in range(1, game.players + 1)]
 
 
 @dataclass
@@ -100,6 +163,8 @@ class Table:
     journal: Path | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
+    takes: int = 0        # presses (or draws) made
+    cards_taken: int = 0  # cards they brought in
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
@@ -117,12 +182,13 @@ class Table:
 
     @property
     def result(self) -> RoundResult | None:
-        return self.game.result
+        """The round's score by the record's match, once it is over."""
+        return self.record.score(self.game)
 
     def available(self) -> int:
         """Cards the next press can fire: the launcher, or what a reload would load."""
         game = self.game
-        return len(game.launcher) if game.launcher else len(game.discard) - 1
+        return len(game.stock) if game.stock else len(game.discard) - 1
 
     # -- acting --------------------------------------------------------------------
     def press_launcher(self) -> PressResult:
@@ -132,9 +198,24 @@ class Table:
             raise UnknownPressOutcome(result)
         return result
 
+    def eject_draw(self) -> PressResult | None:
+        """A draw of ``n`` cards is one eject of exactly ``n`` by the launcher serving as
+        the draw pile (VARIANTS.md A2; its ejection policy is not used). The engine takes
+        the cards from its model of the pile; a simulated launcher ejects nothing real."""
+        n = self.game.draw_size()
+        if n < 1:
+            return None
+        result = self.launcher.eject(n, available=n)
+        if result.status is EjectStatus.UNKNOWN:
+            raise UnknownPressOutcome(result)
+        return result
+
     def perform(self, action: Action, *, press: PressResult | None = None,
-                fired: int | None = None, checked: bool = False) -> TableEvent:
-        """Apply an action; a press uses ``press`` or ``fired``, else the launcher.
+                fired: int | None = None, checked: bool = False,
+                eject: bool = True) -> TableEvent:
+        """Apply an action; a press uses ``press`` or ``fired``, else the launcher; a draw
+        uses ``press`` (the eject a front end ran) or ejects the cards itself, unless
+        ``eject=False`` (a game rebuilt from its journal: the cards came out long ago).
 
         ``checked=True`` skips the rule check, for an action taken from ``legal_actions()``.
 
@@ -145,30 +226,30 @@ class Table:
         reason = None if checked else game.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
-        reloaded: list[Card] = []
-        if action.verb is Verb.PRESS:
+        verb = action.verb
+        if verb is Verb.PRESS:
             if fired is None:
                 press = press or self.press_launcher()
                 fired = press.fired
-            before = len(game.hands[action.seat])
-
-            def shuffle(cards: list[Card]) -> None:
-                self.reload_rng.shuffle(cards)
-                reloaded.extend(cards)
-
             if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
-            game.push(action, fired=fired, shuffle=shuffle)  # checked above
-            got = tuple(game.hands[action.seat][before:])
+            applied = _named(Applied, game.push(action, fired=fired,
+                                                shuffle=self.reload_rng.shuffle))
             self.record.fires.append(fired)
-            if reloaded:
-                self.record.reloads = [*(self.record.reloads or []), list(reloaded)]
+            self.takes += 1
+        elif verb is Verb.DRAW:
+            if press is None and eject:
+                press = self.eject_draw()
+            applied = _named(Applied, game.push(action, shuffle=self.reload_rng.shuffle))
+            self.takes += 1
         else:
-            game.push(action)  # checked above
-            got = ()
+            applied = _named(Applied, game.push(action))  # checked above
+        self.cards_taken += len(applied.gained)
+        if applied.reloads:
+            self.record.reloads = [*(self.record.reloads or []), *map(list, applied.reloads)]
         self.record.steps.append(ActionStep(action))
-        event = TableEvent(action, press, got, len(reloaded), self.names)
+        event = TableEvent(applied, game.rules, press, self.names)
         self.events.append(event)
         if self.journal is not None:
             self.record.save(self.journal)
@@ -188,10 +269,10 @@ class Table:
         return self.perform(action, checked=any(a is action for a in legal))
 
     def bot_reactions(self, *, exclude: int | None = None) -> list[TableEvent]:
-        """Out-of-turn actions (catch, UNO) while an UNO window is open.
+        """Out-of-turn actions (catch, UNO, a jump-in, going out) while one is open.
 
-        The others look first, in seat order from the player who forgot, who may remember
-        last; the first catch or call closes the window.
+        The seats are asked in :func:`reaction_order`; the first action counts (a catch or
+        call closes the window, a jump-in takes the turn).
         """
         for seat in reaction_order(self.game):
             if seat == exclude:
@@ -205,10 +286,11 @@ class Table:
         """Play to the end with every seat choosing by itself (bots)."""
         while not self.game.over:
             if len(self.record.steps) >= max_actions:
-                raise RuntimeError(f"round did not end within {max_actions} actions")
+                raise RoundTooLong(f"the round did not end within {max_actions} actions")
             event = self.bot_turn()
             assert event is not None
-            if self.game.uno_seat is not None:
+            if self.game.reactions_open():
                 self.bot_reactions(exclude=event.action.seat)
-        assert self.game.result is not None
-        return self.game.result
+        result = self.result
+        assert result is not None
+        return result

@@ -19,16 +19,19 @@ import json
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from uno_attack.actions import Action
-from uno_attack.cards import CANONICAL_DECK, DECK_COUNTS, Card
+from uno_attack.cards import Card
 from uno_attack.engine import Round
 from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
 from uno_attack.options import Options
+from uno_attack.penalties import Unit
+from uno_attack.rules import RuleSet, rule_set
+from uno_attack.scoring import RoundResult, score_round, team_of
 
 REQUIRED_KEYS = ("name", "players", "dealer", "hands", "starter", "steps")
 OPTIONAL_KEYS = ("options", "launcher", "rest", "fires", "match", "reloads", "meta")
@@ -77,19 +80,25 @@ class Transcript:
     options: Options = field(default_factory=Options)
     fires: list[int] = field(default_factory=list)
     scores: list[int] | None = None
+    round_no: int = 1  # this round's number in its match (VARIANTS.md E21)
     steps: list[Step] = field(default_factory=list)
     reloads: list[list[Card]] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     source: str = "<transcript>"
 
     # -- building the round ---------------------------------------------------------
+    @property
+    def rules(self) -> RuleSet:
+        return rule_set(self.options.rules)
+
     def launcher_cards(self) -> list[Card]:
-        """The launcher from first to fire to last, before starters are put back."""
+        """The launcher (or draw pile) from first to fire to last, before starters are
+        put back."""
         cards = list(self.launcher)
         if self.rest == "canonical":
-            left = DECK_COUNTS.copy()
+            left = self.rules.counts.copy()
             left.subtract(self.named_cards())
-            cards += [c for c in _canonical_remainder(left)]
+            cards += [c for c in _canonical_remainder(self.rules, left)]
         return cards
 
     def named_cards(self) -> Counter[Card]:
@@ -104,10 +113,18 @@ class Transcript:
         try:
             return Round.setup(
                 hands=self.hands, dealer=self.dealer, starter=self.starter,
-                launcher=self.launcher_cards(), options=self.options, scores=self.scores,
+                stock=self.launcher_cards(), options=self.options,
             )
         except ValueError as exc:
             raise TranscriptError(f"{self.source}: {exc}") from None
+
+    def score(self, game: Round) -> RoundResult | None:
+        """The round's score by this transcript's match (``options``, ``match``), once the
+        round is over."""
+        if not game.over or game.winner is None:
+            return None
+        return score_round(game.hands, game.winner, rules=game.rules, options=self.options,
+                           scores=self.scores, round_no=self.round_no)
 
     def reload_shuffler(self) -> _RecordedReloads:
         return _RecordedReloads(self.reloads or [], self.source)
@@ -126,8 +143,10 @@ class Transcript:
             "rest": self.rest,
             "fires": list(self.fires),
         }
-        if self.scores is not None:
-            data["match"] = {"scores": list(self.scores)}
+        if self.scores is not None or self.round_no != 1:
+            data["match"] = {"scores": list(self.scores or [0] * self.players)}
+            if self.round_no != 1:
+                data["match"]["round"] = self.round_no
         if self.reloads:
             data["reloads"] = [[c.code for c in cards] for cards in self.reloads]
         if self.meta:
@@ -163,8 +182,8 @@ class _RecordedReloads:
         cards[:] = order
 
 
-def _canonical_remainder(left: Counter[Card]) -> Iterator[Card]:
-    for card in CANONICAL_DECK:
+def _canonical_remainder(rules: RuleSet, left: Counter[Card]) -> Iterator[Card]:
+    for card in rules.deck:
         if left[card] > 0:
             left[card] -= 1
             yield card
@@ -180,10 +199,12 @@ def _step_json(step: Step) -> Any:
 
 # ---------------------------------------------------------------------- loading
 class _Checker:
-    """Type checks that name the file and key of every bad value."""
+    """Type checks that name the file and key of every bad value; cards are read in the
+    context of the transcript's rule set."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, rules: RuleSet | None = None) -> None:
         self.source = source
+        self.rules = rules
 
     def fail(self, key: str, value: object, why: str) -> TranscriptError:
         return TranscriptError(f"{self.source}: key '{key}': {why} (got {_short(value)})")
@@ -197,9 +218,10 @@ class _Checker:
         if not isinstance(value, str):
             raise self.fail(key, value, "expected a card code such as 'R5'")
         try:
-            return Card.parse(value)
+            return self.rules.parse_card(value) if self.rules else Card.parse(value)
         except InvalidCardError:
-            raise self.fail(key, value, "unknown card code") from None
+            where = f" of {self.rules.title}" if self.rules else ""
+            raise self.fail(key, value, f"unknown card code{where}") from None
 
     def cards(self, key: str, value: object) -> list[Card]:
         if not isinstance(value, list):
@@ -243,8 +265,11 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     dealer = check.integer("dealer", data["dealer"], 0, players - 1)
     try:
         options = Options.from_mapping(data.get("options", {}), where=f"{source}: key 'options'")
+        options.check_players(players, where=f"{source}: key 'options'")
     except OptionError as exc:
         raise TranscriptError(str(exc)) from None
+    rules = rule_set(options.rules)
+    check.rules = rules
     hands_raw = data["hands"]
     if not isinstance(hands_raw, list) or len(hands_raw) != players:
         raise check.fail("hands", hands_raw, f"expected a list of {players} hands, one per seat")
@@ -257,12 +282,13 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     else:
         starter = [check.card("starter", starter_raw)]
     for i, card in enumerate(starter[:-1]):
-        if card.symbol != "T":
-            raise check.fail(f"starter[{i}]", card.code,
-                             "only a Trade Hands may be followed by another starter")
-    if starter[-1].symbol == "T":
-        raise check.fail("starter", starter_raw, "the last starter may not be a Trade Hands: "
-                         "it goes back into the launcher and the next card is turned")
+        if not rules.kind(card).put_back:
+            raise check.fail(f"starter[{i}]", card.code, "only a card that is put back "
+                             f"({rules.refs['setup']}) may be followed by another starter")
+    if rules.kind(starter[-1]).put_back:
+        raise check.fail("starter", starter_raw, "the last starter may not be a "
+                         f"{rules.kind(starter[-1]).name}: it goes back into the stock and "
+                         "the next card is turned")
     launcher = check.cards("launcher", data.get("launcher", []))
     rest = data.get("rest", "canonical")
     if rest not in ("canonical", "none"):
@@ -271,7 +297,10 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     if not isinstance(fires_raw, list):
         raise check.fail("fires", fires_raw, "expected a list of counts")
     fires = [check.integer(f"fires[{i}]", v, 0, 2**31 - 1) for i, v in enumerate(fires_raw)]
-    scores = _scores(check, data.get("match"), players)
+    if fires and rules.unit is not Unit.PRESS:
+        raise check.fail("fires", fires_raw, f"{rules.title} has no launcher: 'fires' must be "
+                         "absent or empty (VARIANTS.md E2)")
+    scores, round_no = _match(check, data.get("match"), players, options)
     reloads = None
     if "reloads" in data:
         reloads_raw = data["reloads"]
@@ -284,35 +313,50 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     transcript = Transcript(
         name=name, players=players, dealer=dealer, hands=hands, starter=starter,
         launcher=launcher, rest=rest, options=options, fires=fires, scores=scores,
-        reloads=reloads, meta=meta, source=source,
+        round_no=round_no, reloads=reloads, meta=meta, source=source,
     )
-    over = [c.code for c, k in transcript.named_cards().items() if k > DECK_COUNTS[c]]
+    over = [c.code for c, k in transcript.named_cards().items() if k > rules.counts[c]]
     if over:
         raise TranscriptError(f"{source}: keys 'hands', 'starter', 'launcher': "
                               f"{', '.join(sorted(over))} named more often than the deck holds")
     steps_raw = data["steps"]
     if not isinstance(steps_raw, list):
         raise check.fail("steps", steps_raw, "expected a list of steps")
-    transcript.steps = [_step(check, i, s, players) for i, s in enumerate(steps_raw)]
+    transcript.steps = [_step(check, i, s, rules) for i, s in enumerate(steps_raw)]
     return transcript
 
 
-def _scores(check: _Checker, match: object, players: int) -> list[int] | None:
+def _match(check: _Checker, match: object, players: int,
+           options: Options) -> tuple[list[int] | None, int]:
+    """``match``: the totals before this round and its number (TRANSCRIPTS.md, E20, E21)."""
     if match is None:
-        return None
-    if not isinstance(match, dict) or set(match) != {"scores"}:
-        raise check.fail("match", match, 'expected {"scores": [...]}')
+        return None, 1
+    if not isinstance(match, dict) or not match or not set(match) <= {"scores", "round"}:
+        raise check.fail("match", match, 'expected {"scores": [...], "round": N}')
+    round_no = 1
+    if "round" in match:
+        last = options.rounds if options.match == "net" else 10**6
+        round_no = check.integer("match.round", match["round"], 1, last)
+    if "scores" not in match:
+        return None, round_no
     scores = match["scores"]
     if not isinstance(scores, list) or len(scores) != players:
         raise check.fail("match.scores", scores, f"expected {players} totals, one per seat")
-    return [check.integer(f"match.scores[{i}]", v, 0, 10**9) for i, v in enumerate(scores)]
+    low = -(10**9) if options.match == "net" else 0  # net totals may be negative (B11)
+    totals = [check.integer(f"match.scores[{i}]", v, low, 10**9) for i, v in enumerate(scores)]
+    for seat, total in enumerate(totals):
+        mate = team_of(seat, options.teams)
+        if totals[mate] != total:
+            raise check.fail("match.scores", scores, f"seats {mate} and {seat} are team-mates "
+                             "and must have equal scores (VARIANTS.md E20)")
+    return totals, round_no
 
 
-def _step(check: _Checker, i: int, raw: object, players: int) -> Step:
+def _step(check: _Checker, i: int, raw: object, rules: RuleSet) -> Step:
     key = f"steps[{i}]"
     if isinstance(raw, str):
         try:
-            return ActionStep(Action.parse(raw), raw)
+            return ActionStep(Action.parse(raw, rules=rules), raw)
         except InvalidActionError as exc:
             raise check.fail(key, raw, str(exc)) from None
     if isinstance(raw, dict) and set(raw) == {"reject"}:
@@ -320,7 +364,7 @@ def _step(check: _Checker, i: int, raw: object, players: int) -> Step:
         if not isinstance(text, str):
             raise check.fail(f"{key}.reject", text, "expected an action string")
         try:
-            return RejectStep(Action.parse(text), text)
+            return RejectStep(Action.parse(text, rules=rules), text)
         except InvalidActionError:
             return RejectStep(None, text)
     if isinstance(raw, dict) and set(raw) == {"expect"}:
@@ -360,7 +404,7 @@ def _owed_entry(entry: object) -> bool:
 
 def _hands_shape(value: object) -> str | None:
     if not isinstance(value, dict) or not all(
-            isinstance(seat, str) and seat.isdigit() and _strings(cards)
+            isinstance(seat, str) and seat.isascii() and seat.isdigit() and _strings(cards)
             for seat, cards in value.items()):
         return 'an object {"SEAT": [card codes]}'
     return None
@@ -421,6 +465,3 @@ def write_atomic(path: Path, text: str) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
 
-
-def steps_of(actions: Sequence[Action]) -> list[Step]:
-    return [ActionStep(a) for a in actions]

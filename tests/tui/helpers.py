@@ -9,12 +9,12 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from uno_attack.cards import parse_cards
 from uno_attack.launcher import Launcher
 from uno_attack.options import Options
+from uno_attack.rules import ATTACK
+from uno_attack.session import GameConfig, Session
 from uno_attack.transcript import Transcript
 from uno_attack.tui.app import UnoAttackApp
-from uno_attack.tui.session import GameConfig, Session
 
 
 def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
@@ -24,17 +24,19 @@ def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
     return Transcript(
         name="test deal", players=players,
         dealer=players - 1 if dealer is None else dealer,  # seat 0 acts first
-        hands=[parse_cards(h.split()) for h in hands], starter=parse_cards([starter]),
-        launcher=parse_cards(launcher.split()))
+        hands=[ATTACK.parse_cards(h.split()) for h in hands],
+        starter=ATTACK.parse_cards([starter]), launcher=ATTACK.parse_cards(launcher.split()))
 
 
 def make_app(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: int = 4,
              bots: str = "basic", launcher: str = "fixed:1", seed: int = 1,
              the_deal: Transcript | None = None, launcher_object: Launcher | None = None,
-             catch_delay: float = 0.0, options: Options | None = None) -> UnoAttackApp:
-    """The app as ``uno-attack play`` builds it, with no delays and no animation."""
+             catch_delay: float = 0.0, options: Options | None = None,
+             db: Path | None = None) -> UnoAttackApp:
+    """The app as ``uno-attack play`` builds it, with no delays and no animation
+    (recording in the player store ``db`` if one is given)."""
     config = GameConfig(humans=list(humans), players=players, bots=bots, launcher=launcher,
-                        seed=seed, save=tmp_path / "game.json", bot_delay=0.0,
+                        seed=seed, save=tmp_path / "game.json", db=db, bot_delay=0.0,
                         catch_delay=catch_delay, animate=False, options=options or Options())
     session = Session(config, launcher=launcher_object)
     if the_deal is not None:

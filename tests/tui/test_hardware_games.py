@@ -37,7 +37,7 @@ def test_a_whole_round_on_emulated_hardware(tmp_path: Path, spec: str) -> None:
         await play_round_by_keys(pilot, app)
         game = app.session.game
         assert game.over
-        presses = game.presses
+        presses = app.session.table.takes
 
     try:
         run(body, app)

@@ -12,11 +12,11 @@ from textual.widgets._footer import FooterKey
 
 from tests.tui.helpers import deal, log_text, make_app, run, settle
 from uno_attack.actions import Verb
+from uno_attack.session import Session
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.screens.dialogs import HandoffScreen
 from uno_attack.tui.screens.pickers import ChoiceScreen
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
-from uno_attack.tui.session import Session
 from uno_attack.tui.widgets.hand import CARD_W, GAP, HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 

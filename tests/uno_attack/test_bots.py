@@ -25,7 +25,7 @@ def test_simulation_is_deterministic() -> None:
 
 def round_with(hands: list[list[Card]], starter: str) -> Round:
     return Round.setup(hands=hands, dealer=len(hands) - 1, starter=Card.parse(starter),
-                       launcher=cards("G1", "G2", "G3"))
+                       stock=cards("G1", "G2", "G3"))
 
 
 class TestBasicBot:

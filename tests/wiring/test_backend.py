@@ -98,5 +98,5 @@ class TestTableLoop:
             result = table.play_round()
             assert table.over
             assert result.winner in range(3)
-            assert game.presses > 0
-            assert game.cards_fired == hardware.world.model.cards_out
+            assert table.takes > 0
+            assert table.cards_taken == hardware.world.model.cards_out

@@ -3,7 +3,8 @@
 The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 (``~/.local/state/uno-attack/game.json``), or the file given with ``--save``;
 ``--resume`` continues it exactly where it stopped. Starting a new game moves the last
-one to ``game.previous.json`` beside it.
+one to ``game.previous.json`` beside it. Every finished round and match is recorded in the
+player store (``--db FILE``; ``--no-record`` to play without it).
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 import argparse
 import random
 import signal
+import sys
 from dataclasses import replace
 from pathlib import Path
 
-from uno_attack.bots import BOT_KINDS
-from uno_attack.errors import UnoAttackError
-from uno_attack.options import MATCH_MODES, Options
+from uno_attack.cli import rule_options, table_args
+from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
+from uno_attack.options import MATCH_MODES
+from uno_attack.store import default_db_path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,22 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
-    parser.add_argument("--players", type=int, default=None,
-                        help="seats, 2 to 10 (default 4, or the number of --humans if more)")
-    parser.add_argument("--humans", default="You", metavar="NAMES",
-                        help="people at this keyboard, comma-separated (hot-seat); "
-                             "the other seats are bots (default: You)")
-    parser.add_argument("--bots", choices=BOT_KINDS, default="basic",
-                        help="the bots' kind (default basic)")
-    parser.add_argument("--launcher", default="sim", metavar="SPEC",
-                        help="sim, sim:gentle, fixed:1, scripted:1,0,2, gpio, gpio:emulated, "
-                             "serial:PORT, serial:emulated (default sim)")
-    parser.add_argument("--policy", default="attack",
-                        help="ejection policy of the sim launcher (default attack)")
-    parser.add_argument("--seed", default=None,
-                        help="seed of the deal, bots and launcher (default: random)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of RULES.md section 9 (repeatable)")
+    add_table_arguments(parser, humans="You",
+                        humans_help="people at this keyboard (hot-seat)",
+                        bots_help="the bots' kind (default basic)")
     parser.add_argument("--match", choices=MATCH_MODES, default=None,
                         help="match mode (default points)")
     parser.add_argument("--target", type=int, default=None,
@@ -50,52 +40,42 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
-    parser.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
-                        help="pause before each bot move (default 0.8)")
-    parser.add_argument("--catch-delay", type=float, default=None, metavar="SECONDS",
-                        help="how long bots take to catch a missed UNO "
-                             "(default 1.5, or the bot delay when that is 0)")
+    parser.add_argument("--db", type=Path, default=None, metavar="FILE",
+                        help="the player store that records every round and match "
+                             "(default $XDG_DATA_HOME/uno-attack/players.db)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="play without recording the match in the player store")
+    add_pace_arguments(parser)
     parser.add_argument("--no-animation", action="store_true", help="no burst animation")
     return parser
 
 
 def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     """The game config and whether to resume, from command-line words."""
-    from uno_attack.tui.session import GameConfig, default_save_path
+    from uno_attack.session import GameConfig, default_save_path
 
     args = build_parser().parse_args(argv)
-    humans = [n.strip() for n in args.humans.split(",") if n.strip()]
-    if len(set(humans)) != len(humans):
-        raise UnoAttackError(f"--humans {args.humans!r}: every name must differ")
-    assignments = list(args.option)
+    humans = table_args.people(args)
+    shorthands = []
     if args.match is not None:
-        assignments.append(f"match={args.match}")
+        shorthands.append(f"match={args.match}")
     if args.target is not None:
-        assignments.append(f"target={args.target}")
-    options = Options.from_assignments(assignments)
-    seed: int | str | None = args.seed
-    if seed is None:
-        seed = random.randrange(1_000_000)
-    elif str(seed).lstrip("-").isdigit():
-        seed = int(seed)
-    if args.bot_delay < 0:
-        raise UnoAttackError(f"--bot-delay {args.bot_delay}: must be 0 or more")
-    catch_delay = args.catch_delay
-    if catch_delay is None:
-        catch_delay = 1.5 if args.bot_delay > 0 else 0.0
-    players = args.players if args.players is not None else max(4, len(humans))
-    config = GameConfig(humans=humans, players=players, bots=args.bots,
-                        launcher=args.launcher, policy=args.policy, seed=seed,
+        shorthands.append(f"target={args.target}")
+    options = rule_options.options_from(args, shorthands)
+    bot_delay, catch_delay = table_args.pace(args)
+    config = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
+                        launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
                         options=options, save=args.save or default_save_path(),
-                        bot_delay=args.bot_delay, catch_delay=catch_delay,
+                        db=None if args.no_record else args.db or default_db_path(),
+                        bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
     return config, args.resume
 
 
 def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def]
     """The app for these command-line words (tests build it the same way)."""
+    from uno_attack.session import Session
     from uno_attack.tui.app import UnoAttackApp
-    from uno_attack.tui.session import Session
 
     config, resume = config_from_args(argv)
     if resume:
@@ -125,4 +105,7 @@ def main(argv: list[str]) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         app.session.close()
+    problem = app.session.recorder.problem
+    if problem is not None:  # it was on the screen; say it where it stays
+        print(f"uno-attack play: {problem}", file=sys.stderr)
     return 0

@@ -18,9 +18,11 @@ from textual.app import App
 from textual.timer import Timer
 
 from uno_attack.actions import Action, Verb
-from uno_attack.cards import TRADE_HANDS, Card, Color
-from uno_attack.engine import FIRE, Phase
+from uno_attack.cards import Card, Color
+from uno_attack.engine import Phase
 from uno_attack.errors import UnoAttackError
+from uno_attack.penalties import FIRE
+from uno_attack.session import GameConfig, Session
 from uno_attack.table import TableEvent
 from uno_attack.tui.presses import PressFlow
 from uno_attack.tui.screens.dialogs import (
@@ -30,8 +32,8 @@ from uno_attack.tui.screens.dialogs import (
 )
 from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
+from uno_attack.tui.screens.stats import StatsScreen
 from uno_attack.tui.screens.table import TableScreen
-from uno_attack.tui.session import GameConfig, Session
 
 
 class UnoAttackApp(PressFlow, App[None]):
@@ -71,8 +73,15 @@ class UnoAttackApp(PressFlow, App[None]):
         self.viewer = humans[0] if len(humans) == 1 else None
         self.table_screen = TableScreen()
         await self.push_screen(self.table_screen)
+        self._log_recording_problem()
         self._log_round_start()
         self.call_after_refresh(self.advance)
+
+    def _log_recording_problem(self) -> None:
+        """The game goes on when the player store fails; the log says it is not recording."""
+        problem = self.session.recorder.problem
+        if problem is not None:
+            self.write_log(f"⚠ {problem}")
 
     def _log_round_start(self) -> None:
         s = self.session
@@ -84,7 +93,7 @@ class UnoAttackApp(PressFlow, App[None]):
             self.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
         else:
             self.write_log(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
-                             f"{game.top.name} starts.")
+                             f"{game.rules.card_name(game.top)} starts.")
         if s.table is not None:
             for event in s.table.events[-8:] if self.resumed else ():
                 self.write_log(event.describe())
@@ -115,8 +124,7 @@ class UnoAttackApp(PressFlow, App[None]):
         key = self.steps
         actor = game.to_act
         assert actor is not None
-        window = game.uno_seat
-        if window is not None and self._reacted_at != key:
+        if game.reactions_open() and self._reacted_at != key:
             self._reacted_at = key
             # people are not clockwork: a catch comes after 70-130 % of the catch delay
             delay = self.config.catch_delay * self._pace.uniform(0.7, 1.3)
@@ -232,28 +240,23 @@ class UnoAttackApp(PressFlow, App[None]):
         if seat is None or index >= len(game.hands[seat]):
             return
         card = game.hands[seat][index]
-        probe = self._play_action(seat, card, Color.RED, (seat + 1) % game.players)
+        kind = game.kind(card)
+        probe = Action.play(seat, card, Color.RED if kind.wild else None,
+                            (seat + 1) % game.players if kind.names_seat else None)
         reason = game.illegal_reason(probe)
         if reason is not None:
             self.say(reason)
             return
-        if card.is_wild:
-            self.push_screen(ColorPicker(card.name), partial(self._play_wild, seat, card))
-        elif card.symbol == TRADE_HANDS:
+        name = game.rules.card_name(card)
+        if kind.wild:
+            self.push_screen(ColorPicker(name), partial(self._play_wild, seat, card))
+        elif kind.names_seat:
             others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} cards)")
                       for s in range(game.players) if s != seat]
-            self.push_screen(SeatPicker(f"Trade hands with whom? ({card.name})", others),
+            self.push_screen(SeatPicker(f"Trade hands with whom? ({name})", others),
                              partial(self._play_trade, seat, card))
         else:
             self._play(Action.play(seat, card))
-
-    @staticmethod
-    def _play_action(seat: int, card: Card, color: Color, target: int) -> Action:
-        if card.is_wild:
-            return Action.play(seat, card, color)
-        if card.symbol == TRADE_HANDS:
-            return Action.play(seat, card, target=target)
-        return Action.play(seat, card)
 
     def _play_wild(self, seat: int, card: Card, color: Color | None) -> None:
         if color is not None:
@@ -277,7 +280,7 @@ class UnoAttackApp(PressFlow, App[None]):
             return
         if seat != self.viewer:
             return
-        self.human_act(Action.press(seat))
+        self.human_act(Action(seat, self.session.game.take_verb))
 
     def uno_key(self) -> None:
         game = self.session.game
@@ -320,15 +323,29 @@ class UnoAttackApp(PressFlow, App[None]):
             return
         s = self.session
         game = s.game
-        if game.result is None or self._scored is s.table:
+        if not game.over or self._scored is s.table:
             return
         self._scored = s.table  # each round is carried into the match once
-        result = s.finish_round()
-        m = s.match
+        # who sat where, read before the round is carried into the match (which may put
+        # players out and so renumber the seats)
+        seated = {s.player_of(seat): seat for seat in range(game.players)}
         names = [s.seat_name(seat) for seat in range(game.players)]
-        lines = [ScoreLine(names[i], len(game.hands[i]), result.round_points[i],
-                           result.scores[i], out=i in result.eliminated)
-                 for i in range(game.players)]
+        result = s.finish_round()
+        if s.saved is None and s.recorder.recording:  # this round's write failed
+            self._log_recording_problem()
+        news = tuple(str(up) for up in s.saved.level_ups) if s.saved else ()
+        for line in news:
+            self.write_log(f"★ {line}")
+        m = s.match
+        lines = []
+        for player, name in enumerate(m.names):
+            seat = seated.get(player)
+            level = s.levels.get(name)
+            lines.append(ScoreLine(
+                name, None if seat is None else len(game.hands[seat]),
+                tuple(row[player] for row in s.points_by_round), m.scores[player],
+                out=player not in m.active or (seat is not None and seat in result.eliminated),
+                level=str(level) if level else ""))
         winner = None
         if m.over:
             w = m.winner
@@ -339,7 +356,8 @@ class UnoAttackApp(PressFlow, App[None]):
         self.write_log(f"{names[result.winner]} went out: {_wins(names[result.winner])} the round!")
         self.push_screen(ScoreboardScreen(f"{_wins(names[result.winner])} round {m.round_no}!",
                                           lines, winner=winner, round_no=m.round_no,
-                                          target=m.options.target, mode=m.options.match),
+                                          target=m.options.target, mode=m.options.match,
+                                          news=news),
                          self._after_scoreboard)
 
     def _after_scoreboard(self, choice: str | None) -> None:
@@ -350,6 +368,7 @@ class UnoAttackApp(PressFlow, App[None]):
             self.session.close()
             self.session = self.new_session()
             self.session.launcher.when_button_pressed = self._button_from_hardware
+            self._log_recording_problem()
         elif choice == "new":
             self.exit()
             return
@@ -366,6 +385,14 @@ class UnoAttackApp(PressFlow, App[None]):
 
     def show_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def show_stats(self) -> None:
+        """The records of the people at the table, as the player store has them."""
+        s = self.session
+        note = None
+        if not s.recorder.recording:
+            note = s.recorder.problem or "This game is not being recorded (--no-record)."
+        self.push_screen(StatsScreen(s.recorder.player_stats(s.config.humans), note=note))
 
     def ask_quit(self) -> None:
         save = self.config.save
@@ -407,24 +434,30 @@ class UnoAttackApp(PressFlow, App[None]):
         seat = game.to_act
         assert seat is not None
         name = s.seat_name(seat)
+        take = _TAKE_WORDS[game.take_verb]
         if seat != self.viewer:
-            owed = game.owed[0][1] if game.owed else None
-            if owed is not None:
-                what = "until a card fires" if owed == FIRE else f"{owed}×"
-                return f"{name} must press the launcher {what}."
+            if game.owed:
+                owed = game.owed[0]
+                return f"{name} owes {owed.describe()} ({owed.cause.describe()})."
             return f"{name} is thinking…"
         you = f"{name}, you" if len(s.human_seats) > 1 else "You"
         if game.phase is Phase.CHOOSE:
             return f"{you} name the colour of the wild starter."
         if game.owed:
-            owed = game.owed[0][1]
-            what = ("until a card fires" if owed == FIRE
-                    else f"{owed} time{'s' if owed != 1 else ''}")
-            return f"{you} must press the launcher {what}: Space."
-        if game.phase is Phase.AFTER_PRESS:
-            return "Play a card that just fired (✓), or pass: p."
+            owed = game.owed[0]
+            count = owed.count
+            what = ("until a card fires" if count == FIRE
+                    else f"{count} time{'s' if count != 1 else ''}")
+            return f"{you} must {take} {what} ({owed.cause.describe()}): Space."
+        if game.phase is Phase.AFTER:
+            return "Play a card that just arrived (✓), or pass: p."
+        if game.phase is Phase.CHAIN:
+            return f"{you} {take} on until a playable card comes: Space."
         turn = f"{name}, your turn" if len(s.human_seats) > 1 else "Your turn"
-        return f"{turn}: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."
+        return f"{turn}: play a ✓ card (←→ Enter, 1-9, click) or {take} (Space)."
+
+
+_TAKE_WORDS = {Verb.PRESS: "press the launcher", Verb.DRAW: "draw"}
 
 
 def _wins(name: str) -> str:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 from uno_attack.actions import Action
 from uno_attack.launcher import PressResult
+from uno_attack.session import press_problem
 from uno_attack.table import UnknownPressOutcome
 from uno_attack.tui.screens.dialogs import LauncherProblemScreen
-from uno_attack.tui.session import press_problem
 
 if TYPE_CHECKING:
     from uno_attack.tui.app import UnoAttackApp
@@ -108,4 +108,4 @@ class PressFlow(_Base):
             return
         self.viewer = seat if len(self.session.human_seats) == 1 else self.viewer
         if seat == self.viewer:
-            self.human_act(Action.press(seat))
+            self.human_act(Action(seat, game.take_verb))

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, RichLog, Static
 
 from uno_attack.actions import Action, Verb
-from uno_attack.engine import FIRE, Phase
+from uno_attack.engine import Phase
 from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
@@ -47,6 +47,7 @@ class TableScreen(Screen[None]):
         Binding("c", "catch", "Catch"),
         Binding("p", "pass_turn", "Pass"),
         Binding("question_mark", "help", "Help"),
+        Binding("s", "stats", "Stats", show=False),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str((i + 1) % 10), f"play_index({i})", show=False) for i in range(10)],
     ]
@@ -80,27 +81,30 @@ class TableScreen(Screen[None]):
         game = session.game
         viewer = app.viewer
         to_act = game.to_act
-        owed = {int(seat): count for seat, count in reversed(game.owed)}
+        owed = {o.seat: o for o in reversed(game.owed)}
         infos = []
         for seat in range(game.players):
             if seat == viewer:
                 continue
-            count = owed.get(seat)
-            owes = "" if count is None else (
-                "owes presses until a card fires" if count == FIRE else f"owes {count} press")
+            level = session.levels.get(session.seat_name(seat))
+            owing = owed.get(seat)
+            owes = "" if owing is None else f"owes {owing.describe()}"
             infos.append(SeatInfo(
                 seat, session.seat_name(seat), len(game.hands[seat]), session.seat_score(seat),
                 to_act=seat == to_act, uno=len(game.hands[seat]) == 1,
-                catchable=game.uno_seat == seat, owes=owes))
+                catchable=game.uno_seat == seat, owes=owes,
+                level=level.number if level else None))
         self.query_one(SeatsBar).show(infos)
         top = self.query_one(TopCardView)
+        top.rules = game.rules
         top.card, top.color, top.direction = game.top, game.color, game.direction
         launcher = self.query_one(LauncherView)
-        launcher.inside = len(game.launcher)
+        launcher.inside = len(game.stock)
         launcher.tension = session.launcher.tension
         launcher.busy = app.busy
         launcher.ready = viewer is not None and viewer == to_act
         hand = self.query_one(HandView)
+        hand.rules = game.rules
         cards = tuple(game.hands[viewer]) if viewer is not None else ()
         playable = set()
         if viewer is not None and viewer == to_act and not game.owed:
@@ -115,6 +119,9 @@ class TableScreen(Screen[None]):
             name = session.seat_name(viewer)
             whose = "Your" if len(session.human_seats) == 1 else f"{name}'s"
             title = f"{whose} hand · {len(cards)} cards · {session.seat_score(viewer)} pts"
+            level = session.levels.get(name)
+            if level is not None:
+                title += f" · {level}"
         if app.uno_armed:
             title += " · UNO! armed for your next play"
         self.query_one("#hand-title", Label).update(title)
@@ -126,7 +133,7 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show "Pass" only when passing is a choice (the play_after_press option)."""
         if action == "pass_turn":
-            return self.app.session.game.phase is Phase.AFTER_PRESS
+            return self.app.session.game.phase is Phase.AFTER
         return True
 
     def on_screen_resume(self) -> None:
@@ -176,9 +183,8 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.show_help()
 
+    def action_stats(self) -> None:
+        self.app.show_stats()
+
     def action_quit_game(self) -> None:
         self.app.ask_quit()
-
-    @property
-    def phase(self) -> Phase:
-        return self.app.session.game.phase

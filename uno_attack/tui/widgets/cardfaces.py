@@ -1,4 +1,5 @@
-"""How a card looks: its colours, and a short label so it reads without colour too."""
+"""How a card looks: its colours (its short label, so it reads without colour too, is the
+rule set's: :meth:`uno_attack.rules.RuleSet.short_label`)."""
 
 from __future__ import annotations
 
@@ -15,19 +16,10 @@ PALETTE: dict[Color | None, tuple[str, str]] = {
     None: ("#ffffff", "#262626"),
 }
 
-SHORT = {"S": "Skip", "R": "Rev", "H": "Hit2", "D": "DAll", "T": "Trade",
-         "W": "Wild", "WA": "AllHt", "WF": "HFire"}
-
-
 def card_style(card: Card | Color | None, *, bold: bool = True) -> Style:
     color = card.color if isinstance(card, Card) else card
     fg, bg = PALETTE[color]
     return Style(color=fg, bgcolor=bg, bold=bold)
-
-
-def short_label(card: Card) -> str:
-    """A few letters for the card's symbol: ``5``, ``Skip``, ``Wild``…"""
-    return SHORT.get(card.symbol, card.symbol)
 
 
 def color_name(color: Color | None) -> str:

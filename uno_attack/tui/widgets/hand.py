@@ -15,7 +15,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from uno_attack.cards import Card
-from uno_attack.tui.widgets.cardfaces import card_style, short_label
+from uno_attack.rules import ATTACK, RuleSet
+from uno_attack.tui.widgets.cardfaces import card_style
 
 CARD_W = 6  # characters of one card
 GAP = 1
@@ -30,6 +31,7 @@ class HandView(Widget):
     playable: reactive[frozenset[int]] = reactive(frozenset())
     cursor: reactive[int] = reactive(0)
     hidden: reactive[bool] = reactive(False)
+    rules: RuleSet = ATTACK  # names the cards' faces
 
     class Chosen(Message):
         """A card was clicked: play it."""
@@ -80,7 +82,7 @@ class HandView(Widget):
                                     else Style(dim=True))
                 face = card_style(card)
                 lines[1].append(f" {card.code:<{CARD_W - 1}}", face)
-                lines[2].append(f" {short_label(card):<{CARD_W - 1}}"[:CARD_W],
+                lines[2].append(f" {self.rules.short_label(card):<{CARD_W - 1}}"[:CARD_W],
                                 card_style(card, bold=False))
                 for line in lines:
                     line.append(" " * GAP)

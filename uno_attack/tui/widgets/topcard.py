@@ -9,6 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from uno_attack.cards import Card, Color
+from uno_attack.rules import ATTACK, RuleSet
 from uno_attack.tui.widgets.cardfaces import card_style, color_name
 
 
@@ -18,6 +19,7 @@ class TopCardView(Widget):
     card: reactive[Card | None] = reactive(None)
     color: reactive[Color | None] = reactive(None)
     direction: reactive[int] = reactive(1)
+    rules: RuleSet = ATTACK  # names the card
 
     def render(self) -> Text:
         card = self.card
@@ -29,11 +31,12 @@ class TopCardView(Widget):
         face = card_style(card)
         lines = [""] * body_h
         mid = body_h // 2
+        name = self.rules.card_name(card)
         lines[mid - 1 if body_h > 3 else 0] = card.code
-        lines[mid] = card.name if len(card.name) <= width - 2 else card.code
+        lines[mid] = name if len(name) <= width - 2 else card.code
         if body_h > 3:
             lines[mid] = ""
-            lines[mid + 1] = card.name if len(card.name) <= width - 2 else ""
+            lines[mid + 1] = name if len(name) <= width - 2 else ""
             lines[mid - 1] = card.code
         for line in lines:
             text.append(line.center(width), face)

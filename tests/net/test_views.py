@@ -1,0 +1,69 @@
+"""views.py: what each seat may see, from the engine's state and the host's facts."""
+
+from __future__ import annotations
+
+import json
+
+from uno_attack.engine import Round
+from uno_attack.options import Options
+from uno_attack.rules import ATTACK
+from uno_attack.views import Prompt, TableFacts, hello, view
+
+NAMES = ("Ann", "Bob", "Cleo")
+
+
+def game() -> Round:
+    cards = ATTACK.parse_cards
+    return Round.setup(hands=[cards(["R5", "G7"]), cards(["B2", "Y3"]), cards(["G1"])],
+                       dealer=2, starter=cards(["RH"])[0], stock=cards(["Y9", "B9"]),
+                       options=Options())
+
+
+def facts(**more: object) -> TableFacts:
+    return TableFacts(names=NAMES, scores=(0, 0, 0), **more)  # type: ignore[arg-type]
+
+
+def test_a_seat_sees_its_own_hand_and_legal_and_no_other_hand() -> None:
+    g = game()
+    mine = view(g, facts(), 0)
+    assert mine["hand"] == ["R5", "G7"]
+    assert mine["legal"] == ["press"]  # the Hit 2 starter: Ann owes two presses
+    text = json.dumps(mine)
+    assert "B2" not in text
+    assert "Y3" not in text
+    assert "G1" not in text
+    watch = view(g, facts(), None)
+    assert "hand" not in watch
+    assert "legal" not in watch
+    assert watch["owed"] == [[0, 2]]
+    assert watch["owed_why"] == ["the starter red Hit 2"]
+
+
+def test_a_prompt_goes_to_its_seat_only_and_stops_everyone_else() -> None:
+    g = game()
+    prompt = Prompt(0, "The launcher jammed", ("retry", "fired 0", "fired 1"))
+    f = facts(prompt=prompt)
+    assert view(g, f, 0)["legal"] == ["retry", "fired 0", "fired 1"]
+    assert view(g, f, 0)["prompt"]["message"] == "The launcher jammed"
+    assert "prompt" not in view(g, f, 1)
+    assert view(g, f, 1)["legal"] == []
+
+
+def test_a_challenged_hand_is_shown_to_the_challenger_only() -> None:
+    g = game()
+    f = facts(revealed=(1, 0, ("R5", "G7")))
+    assert view(g, f, 1)["revealed"] == {"seat": 0, "hand": ["R5", "G7"]}
+    assert "revealed" not in view(g, f, 2)
+    assert "revealed" not in view(g, f, None)
+
+
+def test_views_and_hello_go_to_json_and_back_unchanged() -> None:
+    g = game()
+    for message in (view(g, facts(log=tuple(f"line {i}" for i in range(14))), 0),
+                    hello(None, NAMES, Options(target=300))):
+        assert json.loads(json.dumps(message)) == message
+    assert view(g, facts(log=tuple(str(i) for i in range(14))), 0)["log"] == [
+        str(i) for i in range(4, 14)]
+    assert hello(None, NAMES, Options(target=300)) == {
+        "type": "hello", "seat": None, "name": None, "players": list(NAMES),
+        "options": {"target": 300}}

@@ -1,0 +1,99 @@
+"""``uno-attack host``: host a table that phones and terminals join (NETWORK.md).
+
+Every mistake in the arguments is one line naming the option and its value, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+from uno_attack.cli import rule_options, table_args
+from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
+from uno_attack.errors import UnoAttackError
+
+DEFAULT_HUMANS = "Player 1,Player 2"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (no usage block) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def default_journal() -> Path:
+    """``$XDG_STATE_HOME/uno-attack/host.json``, beside ``play``'s saved game."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "uno-attack" / "host.json"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="uno-attack host",
+        description="Host a table: each person joins from a phone's browser or a terminal "
+                    "with a join URL; the launcher, bots and journal stay here. Listens on "
+                    "127.0.0.1 unless --lan. Ctrl-C or SIGTERM closes the table.")
+    parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0: any)")
+    parser.add_argument("--lan", action="store_true",
+                        help="listen on every interface; URLs use this machine's LAN address")
+    add_table_arguments(parser, humans=DEFAULT_HUMANS,
+                        humans_help="the people, each joining from a device",
+                        bots_help="the bots' kind, also standing in for an away person "
+                                  "(default basic)")
+    parser.add_argument("--turn-seconds", type=float, default=None, metavar="N",
+                        help="turn timer: after N seconds the host acts for a person "
+                             "(VARIANTS.md C)")
+    parser.add_argument("--away-seconds", type=float, default=60.0, metavar="N",
+                        help="a person with no connection this long at their turn gets a "
+                             "bot standing in until they are back (default 60)")
+    add_pace_arguments(parser)
+    parser.add_argument("--round-pause", type=float, default=8.0, metavar="SECONDS",
+                        help="time on the scores before the next round (default 8)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from the journal, with the same join URLs")
+    parser.add_argument("--save", type=Path, default=None, metavar="FILE",
+                        help="the journal (default $XDG_STATE_HOME/uno-attack/host.json)")
+    parser.add_argument("--qr", action=argparse.BooleanOptionalAction, default=None,
+                        help="draw each join URL as a QR code (default: when on a terminal)")
+    return parser
+
+
+def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
+    """The host's config from command-line words; bad values raise UnoAttackError."""
+    from uno_attack.flow import FlowSettings
+    from uno_attack.net.host import HostConfig
+    from uno_attack.session import GameConfig
+
+    args = build_parser().parse_args(argv)
+    humans = table_args.people(args)
+    if not 0 <= args.port <= 65535:
+        raise UnoAttackError(f"--port {args.port}: must be 0 to 65535")
+    bot_delay, catch_delay = table_args.pace(args)
+    for name in ("turn_seconds", "away_seconds", "round_pause"):
+        value = getattr(args, name)
+        if value is not None and not value >= 0:  # also refuses nan
+            raise UnoAttackError(f"--{name.replace('_', '-')} {value}: must be 0 or more")
+    if args.turn_seconds is not None and args.turn_seconds <= 0:
+        raise UnoAttackError(f"--turn-seconds {args.turn_seconds}: must be more than 0")
+    options = rule_options.options_from(args)
+    game = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
+                      launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
+                      options=options, save=args.save or default_journal())
+    flow = FlowSettings(bot_delay=bot_delay, catch_delay=catch_delay,
+                        turn_seconds=args.turn_seconds, away_seconds=args.away_seconds,
+                        round_pause=args.round_pause)
+    qr = args.qr if args.qr is not None else sys.stdout.isatty()
+    return HostConfig(game=game, flow=flow, port=args.port, lan=args.lan,
+                      resume=args.resume, qr=qr)
+
+
+def main(argv: list[str]) -> int:
+    from uno_attack.net.host import serve
+
+    config = config_from_args(argv)
+    return asyncio.run(serve(config, stdin=sys.stdin))

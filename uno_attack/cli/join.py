@@ -1,0 +1,22 @@
+"""``uno-attack join URL``: sit at a hosted table from this terminal (or watch it)."""
+
+from __future__ import annotations
+
+import argparse
+
+from uno_attack.cli.host import OneLineParser
+
+
+def main(argv: list[str]) -> int:
+    parser: argparse.ArgumentParser = OneLineParser(
+        prog="uno-attack join",
+        description="Join a table hosted with 'uno-attack host': give the join URL it printed "
+                    "for your seat (or the watch URL).")
+    parser.add_argument("url", metavar="URL", help="http://HOST:PORT/?token=...")
+    args = parser.parse_args(argv)
+    from uno_attack.net.client import socket_url
+    from uno_attack.net.join_app import JoinApp
+
+    socket_url(args.url)  # a URL that is not one is refused before the screen opens
+    JoinApp(args.url).run()
+    return 0

@@ -1,0 +1,616 @@
+"""The game flow of a table with people at it, for any front end: who moves, and when.
+
+A :class:`TableFlow` runs a :class:`~uno_attack.session.Session` as an asyncio task:
+bots move after a visible pause, bots look at an open UNO window after a human-like
+pause (so a person can call or catch first), a person's move comes from :meth:`act`,
+every launcher press runs in a worker thread (so a motor that runs for seconds stalls
+nothing), a launcher that jams, runs empty or loses count puts a :class:`~uno_attack.views.
+Prompt` to the acting seat, the turn timer of VARIANTS.md C acts for a slow person, and a
+bot stands in for a person who is away (NETWORK.md, Reconnect). Between rounds it pauses
+on the scores, then deals the next round.
+
+It knows nothing of sockets or screens: a front end calls :meth:`act`, :meth:`present`,
+:meth:`operator` and :meth:`hardware_button`, and redraws when ``on_change`` is called.
+Time comes from a :class:`Clock`, so tests drive the timers without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from uno_attack.actions import Action, Verb
+from uno_attack.bots import Player, make_bot
+from uno_attack.cards import COLORS
+from uno_attack.engine import Phase, Round
+from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
+from uno_attack.launcher import PressResult
+from uno_attack.session import Session, press_problem
+from uno_attack.table import TableEvent, UnknownPressOutcome
+from uno_attack.transcript import Transcript
+from uno_attack.views import Prompt, TableFacts
+
+#: What :meth:`TableFlow._next` returns when it made a move.
+MOVED = object()
+#: The most ``fired N`` answers a launcher prompt lists when the press's size is unknown.
+MAX_LISTED_COUNT = 12
+
+
+class ActRefused(UnoAttackError):
+    """An act that was not understood or not allowed; nothing changed."""
+
+
+class Clock(Protocol):
+    """Where the flow's time comes from: the event loop's clock, or a test's."""
+
+    def now(self) -> float: ...
+
+    async def wait(self, event: asyncio.Event, deadline: float | None) -> None:
+        """Return when ``event`` is set or the clock reaches ``deadline`` (``None``: never)."""
+        ...
+
+
+class LoopClock:
+    """The running event loop's monotonic clock."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def wait(self, event: asyncio.Event, deadline: float | None) -> None:
+        timeout = None if deadline is None else max(deadline - self.now(), 0.0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+
+@dataclass(frozen=True)
+class FlowSettings:
+    """The pacing of a table (seconds)."""
+
+    bot_delay: float = 0.8        # before a bot's move
+    catch_delay: float = 1.5      # before bots look at an open UNO window (±30 %)
+    turn_seconds: float | None = None  # the turn timer of VARIANTS.md C; None: no timer
+    away_seconds: float = 60.0    # at its turn, a seat with no connection for this long
+    round_pause: float = 8.0      # on the scores before the next round is dealt
+
+
+@dataclass
+class _Problem:
+    """A press the launcher could not finish; a person says how it ended."""
+
+    seat: int
+    fired: int         # what is known to have come out so far
+    retry: int         # cards to eject again (>0), press again (<0) or no retry (0)
+    asked: int | None  # what the press wanted, if known
+    available: int     # cards the game believes the launcher holds
+    mark: str          # what the log adds to the press ("time ran out" …)
+    message: str = ""
+
+
+@dataclass
+class _Schedule:
+    """What is due at which time for one state of the game (reset by every action)."""
+
+    key: tuple[int, int] = (-1, -1)
+    times: dict[str, float] = field(default_factory=dict)
+
+
+class TableFlow:
+    """One match at a table: people, bots, launcher, timers; see the module docstring."""
+
+    def __init__(self, session: Session, settings: FlowSettings | None = None, *,
+                 clock: Clock | None = None,
+                 on_change: Callable[[list[str]], None] | None = None,
+                 pace_seed: int | None = None) -> None:
+        self.session = session
+        self.settings = settings or FlowSettings()
+        self.clock: Clock = clock or LoopClock()
+        self.on_change = on_change
+        self.log: list[str] = []
+        self.busy: int | None = None          # the seat whose press the launcher fires
+        self.problem: _Problem | None = None  # an open launcher prompt
+        self.round_points: tuple[int, ...] | None = None
+        self._revealed: tuple[int, int, tuple[str, ...]] | None = None
+        self._present: set[int] = set()       # match players with a connection
+        self._absent_since: dict[int, float] = {}
+        self._away: set[int] = set()          # match players a bot stands in for
+        self._stand_ins: dict[int, Player] = {}
+        self._schedule = _Schedule()
+        self._turn: tuple[int | None, float] = (None, 0.0)  # (seat to act, since)
+        self._over_at: float | None = None
+        self._scored: object = None
+        self._pace = random.Random(pace_seed)  # bots' reaction times, never the game's dice
+        self._wake = asyncio.Event()
+        self._stopped = False
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="launcher")
+        self._new_lines: list[str] = []
+        self._dirty = False
+        self._started = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        # the round's seats as match players: a finished round keeps its own even after
+        # the match has put players out (elimination)
+        self._seat_players = list(session.match.active)
+        self._announced: object = None  # the table whose round start was logged
+
+    # -- what front ends read ------------------------------------------------------
+    @property
+    def game(self) -> Round:
+        return self.session.game
+
+    def seat_of(self, player: int) -> int | None:
+        """The seat of a match player in the round at the table (until the next round is
+        dealt, also once it is over), or ``None`` if they are not in it."""
+        seats = self._seat_players
+        return seats.index(player) if player in seats else None
+
+    def player(self, seat: int) -> int:
+        """The match player in a seat of the round at the table."""
+        return self._seat_players[seat]
+
+    def name(self, seat: int) -> str:
+        return self.session.names[self._seat_players[seat]]
+
+    def seat_names(self) -> list[str]:
+        return [self.session.names[p] for p in self._seat_players]
+
+    def is_human(self, seat: int) -> bool:
+        return self.session.kinds[self._seat_players[seat]] == "human"
+
+    def facts(self) -> TableFacts:
+        """Everything public about the table besides the engine's state, as of now."""
+        s = self.session
+        game = self.game
+        seats = range(game.players)
+        now = self.clock.now()
+        problem = self.problem
+        deadline = None
+        turn_due = self._turn_due()
+        if turn_due is not None:
+            deadline = max(turn_due - now, 0.0)
+        winner = s.match.winner
+        next_in = None
+        if self._over_at is not None and winner is None:
+            next_in = max(self._over_at + self.settings.round_pause - now, 0.0)
+        return TableFacts(
+            names=tuple(self.seat_names()),
+            scores=tuple(s.match.scores[self.player(seat)] for seat in seats),
+            log=tuple(self.log[-10:]),
+            tension=s.launcher.tension,
+            round_no=s.match.round_no,
+            step=len(s.table.record.steps) if s.table is not None else 0,
+            revealed=self._revealed,
+            busy=self.busy,
+            prompt=self._prompt(problem) if problem is not None else None,
+            away=tuple(seat for seat in seats if self.player(seat) in self._away),
+            connected=tuple(seat for seat in seats if self.player(seat) in self._present),
+            round_points=self.round_points,
+            match_winner=self._winner_seats() if winner is not None else None,
+            next_round_in=next_in,
+            deadline=deadline,
+        )
+
+    # -- what front ends call -------------------------------------------------------
+    def act(self, seat: int, text: str) -> None:
+        """A person's action for ``seat``, as a transcript writes it without the seat.
+
+        Raises :class:`ActRefused` (one line, the rule named) and changes nothing when it
+        is not understood or not allowed now.
+        """
+        if not isinstance(text, str):
+            raise ActRefused(f"not understood: 'action' must be a string, not {text!r}")
+        try:
+            self._act(seat, text)
+        finally:
+            self._flush()
+
+    def _act(self, seat: int, text: str) -> None:
+        problem = self.problem
+        if problem is not None and problem.seat == seat:
+            self._answer(text)
+            return
+        pressing = self.busy if self.busy is not None else (
+            problem.seat if problem is not None else None)
+        if pressing is not None:
+            raise ActRefused(f"wait: the launcher is firing "
+                             f"{self.name(pressing)}'s press")
+        try:
+            action = Action.parse_move(text, seat, rules=self.game.rules)
+        except InvalidActionError as exc:
+            raise ActRefused(f"not understood: {text!r}: {exc}") from None
+        if not self.is_human(seat):
+            raise ActRefused(f"seat {seat} is played by a bot")
+        game = self.game
+        reason = game.illegal_reason(action)
+        if reason is not None:
+            raise ActRefused(str(IllegalActionError(action, reason)))
+        self._do(action, "")
+
+    def present(self, player: int, here: bool) -> None:
+        """Whether match player ``player`` has at least one connection now."""
+        if here and player not in self._present:
+            self._present.add(player)
+            self._absent_since.pop(player, None)
+            if player in self._away:
+                self._away.discard(player)
+                self._say(f"{self.session.names[player]} is back")
+        elif not here and player in self._present:
+            self._present.discard(player)
+            self._absent_since[player] = self.clock.now()
+        self._wake.set()  # the away clock may start or stop; views go out with a change
+        self._flush()
+
+    def operator(self, line: str) -> str | None:
+        """A line typed at the host's terminal: ``press``, ``retry`` or ``fired N``.
+
+        Returns why it was refused, or ``None``.
+        """
+        words = line.split()
+        if not words:
+            return None
+        try:
+            if self.problem is not None:
+                self._answer(" ".join(words))
+            elif words == ["press"]:
+                seat = self.game.to_act
+                if seat is None or not self.is_human(seat):
+                    return "press: it is no person's press now"
+                self._act(seat, "press")
+            else:
+                return f"{line.strip()!r}: known here are press, retry and fired N"
+        except ActRefused as exc:
+            return str(exc)
+        finally:
+            self._flush()
+        return None
+
+    def hardware_button(self) -> None:
+        """A push of the launcher's own button (from any thread): the acting person's
+        press, or a retry while a launcher prompt offers one."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._button)
+
+    def use_deal(self, record: Transcript) -> None:
+        """Play a given deal (a transcript's set-up) as the next round: a test's or a bug
+        report's table, journalled like a dealt one."""
+        self.session.use_deal(record)
+        self.round_points = None
+        self._over_at = None
+        self._round_started(resumed=False)
+        self._flush()
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wake.set()
+
+    def close(self) -> None:
+        """Stop, release the worker thread and close the launcher (a real motor stops)."""
+        self.stop()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self.session.close()
+
+    # -- the loop ---------------------------------------------------------------------
+    async def run(self) -> None:
+        """Play the match until :meth:`stop`; the last view stays after the match ends."""
+        self._loop = asyncio.get_running_loop()
+        self.session.launcher.when_button_pressed = self.hardware_button
+        if not self._started:
+            self._started = True
+            now = self.clock.now()
+            for player, kind in enumerate(self.session.kinds):
+                if kind == "human" and player not in self._present:
+                    self._absent_since.setdefault(player, now)
+        table = self.session.table
+        if table is not None and self._announced is not table:
+            self._round_started(resumed=len(table.record.steps) > 0)
+        self._flush()
+        while not self._stopped:
+            self._wake.clear()
+            due = self._next()
+            self._flush()
+            if due is MOVED:
+                await asyncio.sleep(0)  # one move at a time: every connection is served
+            elif not self._stopped:
+                await self.clock.wait(self._wake, due)
+
+    def _next(self) -> float | object | None:
+        """Make the next move if it is due (return :data:`MOVED`); else return when it
+        will be due (``None``: not before something changes)."""
+        if self.busy is not None or self.problem is not None or self.session.table is None:
+            return None
+        s = self.session
+        game = self.game
+        now = self.clock.now()
+        if game.over:
+            return self._between_rounds(now)
+        key = (s.match.round_no, len(s.table.record.steps))
+        if self._schedule.key != key:
+            self._schedule = _Schedule(key)
+        actor = game.to_act
+        assert actor is not None
+        self._track_turn()
+        bot_acts = not self.is_human(actor) or self.player(actor) in self._away
+        dues: list[float] = []
+        if game.uno_seat is not None and "reacted" not in self._schedule.times:
+            pause = self.settings.catch_delay * self._pace.uniform(0.7, 1.3)
+            look = self._due("react", pause, now)
+            if now < look:
+                if bot_acts:
+                    return look  # the bots look at the window before the next bot moves
+                dues.append(look)
+            else:
+                self._schedule.times["reacted"] = now
+                for action in s.bot_reactions():
+                    self._do(action, "")
+                    return MOVED
+        if bot_acts:
+            when = self._due("bot", self.settings.bot_delay, now)
+            if now < when:
+                return when
+            stand_in = "" if not self.is_human(actor) else f" (a bot for {self.name(actor)}, away)"
+            self._do(self._bot_choice(actor), stand_in)
+            return MOVED
+        turn_due = self._turn_due()
+        if turn_due is not None:
+            if now >= turn_due:
+                self._do(_timeout_action(game, actor), " (time ran out)")
+                return MOVED
+            dues.append(turn_due)
+        player = self.player(actor)
+        if player not in self._present:
+            since = max(self._absent_since.get(player, now), self._turn[1])
+            away_due = since + self.settings.away_seconds
+            if now >= away_due:
+                self._away.add(player)
+                self._say(f"{s.names[player]} is away: a bot plays for them until they are back")
+                return MOVED
+            dues.append(away_due)
+        return min(dues) if dues else None
+
+    def _between_rounds(self, now: float) -> float | None:
+        s = self.session
+        if self._scored is not s.table:  # a journal resumed after the round's last action
+            self._score_round()
+            return MOVED
+        if s.match.over or self._over_at is None:
+            return None
+        due = self._over_at + self.settings.round_pause
+        if now < due:
+            return due
+        s.start_round()
+        self.round_points = None
+        self._over_at = None
+        self._round_started(resumed=False)
+        return MOVED
+
+    def _score_round(self) -> None:
+        """Carry the finished round into the match, in the same change as its last action."""
+        s = self.session
+        self._scored = s.table
+        result = s.finish_round()
+        self.round_points = result.round_points
+        self._over_at = self.clock.now()
+        winner = self.name(result.winner)
+        self._say(f"{winner} went out and wins round {s.match.round_no} "
+                  f"(+{result.round_points[result.winner]})")
+        match_winner = self._winner_seats()
+        if match_winner is not None:
+            names = " and ".join(self.name(seat) for seat in match_winner)
+            verb = "win" if len(match_winner) > 1 else "wins"
+            self._say(f"The match is over: {names} {verb}")
+
+    def _round_started(self, *, resumed: bool) -> None:
+        s = self.session
+        game = self.game
+        self._seat_players = list(s.match.active)
+        self._announced = s.table
+        self._turn = (None, 0.0)
+        if resumed:
+            self._say(f"Round {s.match.round_no} resumed after "
+                      f"{len(s.table.record.steps)} actions")  # type: ignore[union-attr]
+        else:
+            self._say(f"Round {s.match.round_no}: {self.name(game.dealer)} deals; "
+                      f"{game.rules.card_name(game.top)} starts")
+
+    def _winner_seats(self) -> tuple[int, ...] | None:
+        """The match winner as seats of the round at the table (several for a shared win),
+        once the match is over."""
+        winner = self.session.match.winner
+        if winner is None:
+            return None
+        players = winner if isinstance(winner, tuple) else (winner,)
+        return tuple(seat for p in players if (seat := self.seat_of(p)) is not None)
+
+    def _track_turn(self) -> None:
+        """Start the turn timer's clock when another seat becomes the one to act."""
+        seat = self.game.to_act if self.session.table is not None else None
+        if self._turn[0] != seat:
+            self._turn = (seat, self.clock.now())
+
+    def _due(self, what: str, delay: float, now: float) -> float:
+        return self._schedule.times.setdefault(what, now + delay)
+
+    def _turn_due(self) -> float | None:
+        """When the turn timer runs out for the person to act, if it runs."""
+        seconds = self.settings.turn_seconds
+        actor, since = self._turn
+        if seconds is None or actor is None or self.session.table is None:
+            return None
+        game = self.game
+        if game.over or game.to_act != actor or not self.is_human(actor):
+            return None
+        if self.player(actor) in self._away:
+            return None
+        return since + seconds
+
+    def _bot_choice(self, seat: int) -> Action:
+        s = self.session
+        if not self.is_human(seat):
+            return s.bot_choice(seat)
+        player = self.player(seat)
+        bot = self._stand_ins.get(player)
+        if bot is None:
+            bot = make_bot(s.config.bots, s.names[player], seed=f"{s.config.seed}:away:{player}")
+            self._stand_ins[player] = bot
+        game = self.game
+        return bot.choose(game, seat, game.legal_actions())
+
+    # -- doing things -------------------------------------------------------------------
+    def _do(self, action: Action, mark: str) -> None:
+        """Make a legal action: a press goes to the launcher's thread, the rest at once."""
+        if action.verb is Verb.PRESS:
+            self._start_press(action.seat, mark=mark)
+        else:
+            self._perform(action, mark)
+
+    def _perform(self, action: Action, mark: str, **press: Any) -> TableEvent:
+        event = self.session.perform(action, **press)
+        revealed = event.applied.revealed
+        self._revealed = None if revealed is None else (
+            action.seat, revealed[0], tuple(card.code for card in revealed[1]))
+        seat = action.seat
+        if self._turn[0] == seat:
+            self._turn = (None, 0.0)  # the actor acted: a new timer for what comes next
+        self._say(event.describe() + mark)
+        if self.game.over:
+            self._score_round()
+        return event
+
+    def _start_press(self, seat: int, *, mark: str, retry: int = 0, prior: int = 0,
+                     asked: int | None = None) -> None:
+        table = self.session.table
+        assert table is not None
+        assert self._loop is not None
+        self.busy = seat
+        available = table.available()
+
+        def press() -> PressResult:
+            if retry:
+                return table.launcher.eject(retry, available=max(available - prior, 0))
+            return table.press_launcher()
+
+        future = self._loop.run_in_executor(self._executor, press)
+        future.add_done_callback(lambda f: self._press_done(seat, available, f, prior, asked,
+                                                            mark))
+
+    def _press_done(self, seat: int, available: int, future: asyncio.Future[PressResult],
+                    prior: int, asked: int | None, mark: str) -> None:
+        if future.cancelled() or self._stopped:
+            return
+        try:
+            self._pressed(seat, available, future, prior, asked, mark)
+        finally:
+            self._flush()
+
+    def _pressed(self, seat: int, available: int, future: asyncio.Future[PressResult],
+                 prior: int, asked: int | None, mark: str) -> None:
+        exc = future.exception()
+        if isinstance(exc, UnknownPressOutcome):
+            self._open_problem(_Problem(seat, prior + exc.result.fired, 0, exc.result.asked,
+                                        available, mark, f"The launcher lost count: {exc}"))
+            return
+        if exc is not None:
+            self._open_problem(_Problem(seat, prior, -1, asked, available, mark,
+                                        f"The launcher is not answering: {exc}"))
+            return
+        outcome = future.result()
+        total = prior + outcome.fired
+        wanted = asked if asked is not None else outcome.asked
+        result = PressResult(total, wanted, outcome.status, outcome.tension, outcome.detail)
+        if press_problem(result, available):
+            why = outcome.detail or str(outcome.status)
+            self._open_problem(_Problem(
+                seat, total, wanted - total, wanted, available, mark,
+                f"The launcher stopped after {total} of {wanted} cards ({why})"))
+            return
+        self.busy = None
+        self._perform(Action.press(seat), mark, press=result)
+
+    def _open_problem(self, problem: _Problem) -> None:
+        self.busy = None
+        self.problem = problem
+        who = self.name(problem.seat)
+        self._say(f"{problem.message}: {who} (or the host) says how many came out")
+
+    def _prompt(self, problem: _Problem) -> Prompt:
+        top = problem.asked if problem.asked is not None else MAX_LISTED_COUNT
+        upper = max(min(problem.available, top), problem.fired)
+        answers = (["retry"] if problem.retry != 0 else []) + [
+            f"fired {n}" for n in range(upper + 1)]
+        return Prompt(problem.seat, problem.message, tuple(answers))
+
+    def _answer(self, text: str) -> None:
+        """An answer to the open launcher prompt: ``retry`` or ``fired N``."""
+        problem = self.problem
+        assert problem is not None
+        words = text.split()
+        if words == ["retry"] and problem.retry != 0:
+            self.problem = None
+            if problem.retry > 0:
+                self._start_press(problem.seat, mark=problem.mark, retry=problem.retry,
+                                  prior=problem.fired, asked=problem.asked)
+            else:
+                self._start_press(problem.seat, mark=problem.mark)
+            return
+        if len(words) == 2 and words[0] == "fired" and words[1].isdigit():
+            count = int(words[1])
+            if count > max(problem.available, problem.fired):
+                raise ActRefused(f"fired {count}: the launcher held only "
+                                 f"{problem.available} cards")
+            self.problem = None
+            self._perform(Action.press(problem.seat), problem.mark, fired=count)
+            return
+        retry = "retry, or " if problem.retry != 0 else ""
+        raise ActRefused(f"the launcher needs an answer first: {retry}fired N "
+                         f"(how many cards came out), not {text!r}")
+
+    def _button(self) -> None:
+        problem = self.problem
+        seat = self.game.to_act if self.session.table is not None else None
+        try:
+            if problem is not None and problem.retry != 0:
+                self._answer("retry")
+            elif problem is None and self.busy is None and seat is not None \
+                    and self.is_human(seat):
+                self._act(seat, "press")
+        except ActRefused:
+            pass  # a press is not what this seat may do now (a colour to name…)
+        finally:
+            self._flush()
+
+    # -- telling front ends ----------------------------------------------------------
+    def _say(self, line: str) -> None:
+        self.log.append(line)
+        self._new_lines.append(line)
+        self._changed()
+
+    def _changed(self) -> None:
+        """Something visible changed; :meth:`_flush` tells the front end."""
+        self._dirty = True
+        self._wake.set()
+
+    def _flush(self) -> None:
+        """Tell the front end of the changes made so far, before anything else is said
+        (so an error never overtakes the view of an earlier change)."""
+        if not self._dirty:
+            return
+        self._dirty = False
+        self._track_turn()
+        lines, self._new_lines = self._new_lines, []
+        if self.on_change is not None:
+            self.on_change(lines)
+
+
+def _timeout_action(game: Round, seat: int) -> Action:
+    """What the turn timer does for a person (VARIANTS.md C): the owed press or draw, else
+    a press or draw; a colour to name is the first of red, yellow, green, blue; after a
+    press or draw, pass."""
+    if not game.owed and game.phase is Phase.CHOOSE:
+        return Action.choose(seat, COLORS[0])
+    if not game.owed and game.phase is Phase.AFTER:
+        passing = Action.pass_(seat)  # forced_play: a card that arrived must be played
+        return passing if game.is_legal(passing) else game.legal_actions(seat)[0]
+    return Action(seat, game.take_verb)

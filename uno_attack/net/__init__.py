@@ -1,0 +1,1 @@
+"""The network table: host server, table page and the terminal client."""

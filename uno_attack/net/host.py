@@ -1,0 +1,253 @@
+"""``uno-attack host``: one process that owns a table and serves it to every device.
+
+It builds the session (match, launcher, journal), the flow (bots, timers, prompts) and
+the web server, listens on 127.0.0.1 (every interface with ``lan``), prints a join URL per
+human seat and a watch URL, reads the operator's lines (``press``, ``retry``, ``fired N``)
+from its terminal, and on Ctrl-C or SIGTERM closes every connection with a close frame and
+the launcher, then returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import ipaddress
+import signal
+import socket
+import struct
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from aiohttp import web
+
+from uno_attack.errors import UnoAttackError
+from uno_attack.flow import Clock, FlowSettings, TableFlow
+from uno_attack.launcher import Launcher
+from uno_attack.net.server import TableServer, new_token
+from uno_attack.session import GameConfig, ResumeError, Session
+
+HOST_KEY = "host"  # the journal's meta key holding the tokens
+
+
+class HostSession(Session):
+    """A session whose journal also keeps the table's secret tokens, so ``--resume`` opens
+    the same seats to the same join URLs."""
+
+    tokens: dict[str, Any]
+
+    def _meta(self) -> dict[str, Any]:
+        return {**super()._meta(), HOST_KEY: self.tokens}
+
+
+@dataclass
+class HostConfig:
+    """What ``uno-attack host`` was asked for, besides the game itself."""
+
+    game: GameConfig
+    flow: FlowSettings = field(default_factory=FlowSettings)
+    port: int = 8765
+    lan: bool = False
+    resume: bool = False
+    qr: bool = False
+
+
+def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> HostSession:
+    """A new match with fresh tokens, or the journal's match with its own tokens."""
+    game = config.game
+    if config.resume:
+        session = HostSession.resume(game, launcher=launcher)
+        session.tokens = load_tokens(session, game.save)
+        return session
+    assert game.save is not None
+    try:
+        game.save.parent.mkdir(parents=True, exist_ok=True)
+        if game.save.exists():  # a new table keeps the last journal, once, beside it
+            game.save.replace(game.save.with_suffix(".previous.json"))
+    except OSError as exc:
+        raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
+                             f"{exc.strerror or exc}") from None
+    session = HostSession(game, launcher=launcher)
+    humans = [p for p, kind in enumerate(session.kinds) if kind == "human"]
+    session.tokens = {"seats": {str(p): new_token() for p in humans}, "watch": new_token()}
+    try:
+        session.start_round()
+    except OSError as exc:
+        session.close()
+        raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
+                             f"{exc.strerror or exc}") from None
+    return session
+
+
+def load_tokens(session: Session, path: Path | None) -> dict[str, Any]:
+    meta = session.table.record.meta if session.table is not None else {}
+    tokens = meta.get(HOST_KEY)
+    seats = tokens.get("seats") if isinstance(tokens, dict) else None
+    if not isinstance(seats, dict) or not isinstance(tokens.get("watch"), str):
+        raise ResumeError(f"{path} was not written by 'uno-attack host' (no tokens in its "
+                          f"meta.{HOST_KEY})")
+    return tokens
+
+
+def lan_address() -> str:
+    """This machine's address on its local network (the first private IPv4 address of an
+    interface that is up), for URLs a phone on the same network can open."""
+    found = []
+    for _, name in socket.if_nameindex():
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                packed = fcntl.ioctl(s.fileno(), 0x8915,  # SIOCGIFADDR
+                                     struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue  # no IPv4 address on this interface
+        address = ipaddress.IPv4Address(packed[20:24])
+        if not address.is_loopback:
+            found.append(address)
+    private = [a for a in found if a.is_private]
+    if private or found:
+        return str((private or found)[0])
+    raise UnoAttackError("--lan: this machine has no network address besides 127.0.0.1")
+
+
+def join_lines(flow: TableFlow, tokens: dict[str, Any], base: str) -> list[tuple[str, str]]:
+    """(label, URL) for every human seat and the watch, as settled point 1 prints them."""
+    out = []
+    for player_text, token in tokens["seats"].items():
+        seat = flow.seat_of(int(player_text))
+        if seat is not None:
+            out.append((f"join {flow.name(seat)} (seat {seat})", f"{base}/?token={token}"))
+    out.append(("watch", f"{base}/?token={tokens['watch']}"))
+    return out
+
+
+def draw_qr(url: str, out: TextIO) -> None:
+    """The URL as a QR code in the terminal, for a phone's camera."""
+    import segno
+
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+
+
+class Host:
+    """The running host: session, flow, server, listener; see the module docstring."""
+
+    def __init__(self, config: HostConfig, *, out: TextIO = sys.stdout,
+                 launcher: Launcher | None = None, clock: Clock | None = None) -> None:
+        self.config = config
+        self.out = out
+        self.session = open_session(config, launcher=launcher)
+        self.flow = TableFlow(self.session, config.flow, clock=clock)
+        tokens = self.session.tokens
+        self.server = TableServer(self.flow, {int(p): t for p, t in tokens["seats"].items()},
+                                  tokens["watch"], log=self.say)
+        self.runner: web.AppRunner | None = None
+        self.failure = ""  # why the table loop ended by itself, if it did
+        self.stopping = asyncio.Event()
+        self.port = config.port
+
+    def say(self, line: str) -> None:
+        """One line of the host's log: who joined or left, what happened."""
+        with contextlib.suppress(OSError):  # a closed log pipe must not stop the table
+            print(f"{time.strftime('%H:%M:%S')} {line}", file=self.out, flush=True)
+
+    async def start(self) -> list[tuple[str, str]]:
+        """Listen, start the table, and return the URLs to print."""
+        self.runner = web.AppRunner(self.server.app, handle_signals=False,
+                                    shutdown_timeout=2.0)
+        await self.runner.setup()
+        bind = "0.0.0.0" if self.config.lan else "127.0.0.1"
+        site = web.TCPSite(self.runner, bind, self.config.port, reuse_address=True)
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.runner.cleanup()
+            raise UnoAttackError(f"--port {self.config.port}: cannot listen on {bind}: "
+                                 f"{exc.strerror or exc}") from None
+        self.port = self.runner.addresses[0][1]
+        address = lan_address() if self.config.lan else "127.0.0.1"
+        self.task = asyncio.create_task(self.flow.run())
+        self.task.add_done_callback(self._table_ended)
+        return join_lines(self.flow, self.session.tokens, f"http://{address}:{self.port}")
+
+    def _table_ended(self, task: asyncio.Task[None]) -> None:
+        """The table loop ended by itself: a fault. Say what it was, and close the host."""
+        if task.cancelled() or task.exception() is None:
+            return
+        exc = task.exception()
+        self.failure = f"the table stopped: {type(exc).__name__}: {exc}"
+        self.say(self.failure)
+        self.stopping.set()
+
+    async def stop(self) -> None:
+        """Close every connection (close frames), stop the table, close the launcher."""
+        self.flow.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+        task = getattr(self, "task", None)
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def operator_line(self, line: str) -> None:
+        refused = self.flow.operator(line)
+        if refused:
+            self.say(f"operator: {refused}")
+
+
+async def serve(config: HostConfig, *, out: TextIO = sys.stdout,
+                stdin: TextIO | None = None) -> int:
+    """Run the host until Ctrl-C or SIGTERM; return the exit status."""
+    host = Host(config, out=out)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before the URLs: a stop is never lost
+        loop.add_signal_handler(signum, host.stopping.set)
+    try:
+        urls = await host.start()
+    except BaseException:
+        host.flow.close()
+        raise
+    for label, url in urls:
+        print(f"{label}: {url}", file=out, flush=True)
+    if config.qr:
+        for label, url in urls[:-1]:
+            print(f"\n{label}", file=out)
+            draw_qr(url, out)
+        out.flush()
+    reading = _read_lines(stdin, host.operator_line) if stdin is not None else None
+    try:
+        await host.stopping.wait()
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+        if reading is not None:
+            reading()
+        host.say("closing the table")
+        await host.stop()
+    if host.failure:
+        print(f"uno-attack host: error: {host.failure} (the journal is kept: --resume)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _read_lines(stdin: TextIO, handle: Callable[[str], None]) -> Callable[[], None]:
+    """Call ``handle`` with each line typed at the host's terminal; returns the undo."""
+    loop = asyncio.get_running_loop()
+    fd = stdin.fileno()
+
+    def readable() -> None:
+        line = stdin.readline()
+        if not line:  # end of input (no terminal): stop listening
+            loop.remove_reader(fd)
+            return
+        handle(line)
+
+    try:
+        loop.add_reader(fd, readable)
+    except (OSError, ValueError, NotImplementedError):
+        return lambda: None  # a regular file or no stdin: nothing to read
+    return lambda: loop.remove_reader(fd)

@@ -1,0 +1,258 @@
+"""The host's web server: the table page and the WebSocket protocol of NETWORK.md.
+
+One aiohttp application in the host's asyncio process. ``GET /?token=T`` serves the page,
+``/ws?token=T`` speaks JSON: a ``hello`` and a ``view`` on connecting, a ``view`` to every
+connection after every change, an ``error`` for anything refused. Each connection has one
+ordered outgoing queue and its own ``seq``, so an ``error`` never overtakes the ``view`` of
+an earlier change. What a connection may see is decided in :mod:`uno_attack.views` only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from collections import deque
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from uno_attack import views
+from uno_attack.flow import ActRefused, TableFlow
+
+STATIC_DIR = Path(__file__).parent / "static"
+#: Limits of NETWORK.md: message size (bytes) and rate (messages in any one second).
+MAX_MESSAGE_BYTES = 4096
+MAX_MESSAGES_PER_SECOND = 20
+#: A frame above this is dropped by aiohttp with the connection (protects memory); any
+#: message between MAX_MESSAGE_BYTES and this gets an ``error`` and the connection stays.
+MAX_FRAME_BYTES = 1 << 20
+#: Messages waiting for a connection that does not read them; past this it is closed (it
+#: can reconnect and gets a fresh view).
+MAX_BACKLOG = 5000
+HEARTBEAT_SECONDS = 10.0
+
+_JSON = {"separators": (",", ":"), "ensure_ascii": False}
+
+
+def new_token() -> str:
+    """A secret token: 144 random bits, URL-safe."""
+    return secrets.token_urlsafe(18)
+
+
+class Connection:
+    """One WebSocket: who it is, its ``seq``, its outgoing queue and its rate window."""
+
+    def __init__(self, ws: web.WebSocketResponse, player: int | None, peer: str) -> None:
+        self.ws = ws
+        self.player = player  # the match player, None for a watcher
+        self.peer = peer
+        self.seq = 0
+        self.hello = ""
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.too_slow = False
+        self.recent: deque[float] = deque()
+        self.writer = asyncio.create_task(self._write())
+
+    def send_view(self, body: str) -> None:
+        """Queue a view (``body`` is its JSON without the connection's ``seq``)."""
+        self.seq += 1
+        self._put(f'{{"seq":{self.seq},{body[1:]}')
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self._put(json.dumps(message, **_JSON))  # type: ignore[arg-type]
+
+    def error(self, text: str) -> None:
+        self.send({"type": "error", "message": " ".join(text.split())})  # one line
+
+    def _put(self, text: str) -> None:
+        if self.too_slow:
+            return
+        if self.queue.qsize() >= MAX_BACKLOG:  # a reader this far behind is let go
+            self.too_slow = True
+            self.writer.cancel()
+            asyncio.get_running_loop().create_task(
+                self.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too slow"))
+            return
+        self.queue.put_nowait(text)
+
+    def allowed(self, now: float) -> bool:
+        """Whether one more message now stays within the rate limit (sliding window)."""
+        recent = self.recent
+        while recent and recent[0] <= now - 1.0:
+            recent.popleft()
+        recent.append(now)
+        return len(recent) <= MAX_MESSAGES_PER_SECOND
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            try:
+                await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return  # the peer is gone; the reader sees the close
+
+    async def close(self, code: int, message: bytes) -> None:
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.writer
+        await self.ws.close(code=code, message=message)
+
+
+class TableServer:
+    """The page and the WebSocket endpoint of one table; broadcasts the flow's changes."""
+
+    def __init__(self, flow: TableFlow, seat_tokens: Mapping[int, str], watch_token: str, *,
+                 log: Callable[[str], None] = print) -> None:
+        self.flow = flow
+        self.seat_tokens = dict(seat_tokens)  # match player -> token
+        self.watch_token = watch_token
+        self.log = log
+        self.connections: list[Connection] = []
+        self._round = -1
+        flow.on_change = self.changed
+        self.app = web.Application()
+        self.app.router.add_get("/", self.page)
+        self.app.router.add_get("/ws", self.websocket)
+        self.app.router.add_static("/static/", STATIC_DIR)
+        self.app.on_shutdown.append(self._close_all)
+
+    # -- who is who ---------------------------------------------------------------------
+    def who(self, token: str | None) -> tuple[bool, int | None]:
+        """(known, match player or None for the watch) for a token."""
+        if not token:
+            return False, None
+        found: tuple[bool, int | None] = (False, None)
+        for player, secret in self.seat_tokens.items():
+            if secrets.compare_digest(token.encode(), secret.encode()):
+                found = (True, player)
+        if secrets.compare_digest(token.encode(), self.watch_token.encode()):
+            found = (True, None)
+        return found
+
+    def _hello(self, player: int | None) -> str:
+        flow = self.flow
+        seat = flow.seat_of(player) if player is not None else None
+        names = flow.seat_names()
+        return json.dumps(views.hello(seat, names, flow.session.match.options), **_JSON)  # type: ignore[arg-type]
+
+    # -- HTTP -----------------------------------------------------------------------------
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        known, _ = self.who(request.query.get("token"))
+        if not known:
+            return web.Response(status=403)
+        return web.FileResponse(STATIC_DIR / "index.html", headers={
+            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+            "Content-Security-Policy": "default-src 'self'; connect-src 'self'",
+        })
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        known, player = self.who(request.query.get("token"))
+        if not known:
+            return web.Response(status=403)
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=HEARTBEAT_SECONDS)
+        await ws.prepare(request)
+        conn = Connection(ws, player, request.remote or "?")
+        conn.hello = self._hello(player)
+        conn.send(json.loads(conn.hello))
+        self.connections.append(conn)
+        self.log(f"{self._label(conn)} joined from {conn.peer}")
+        if player is not None:
+            self.flow.present(player, True)
+        if conn.seq == 0:  # nothing changed for the others: this one still gets its view
+            self._send_views([conn])
+        try:
+            await self._read(conn)
+        finally:
+            self.connections.remove(conn)
+            self.log(f"{self._label(conn)} left")
+            if player is not None and not any(c.player == player for c in self.connections):
+                self.flow.present(player, False)
+            conn.writer.cancel()
+        return ws
+
+    def _label(self, conn: Connection) -> str:
+        if conn.player is None:
+            return "a watcher"
+        seat = self.flow.seat_of(conn.player)
+        return f"{self.flow.session.names[conn.player]} (seat {seat})"
+
+    async def _read(self, conn: Connection) -> None:
+        loop = asyncio.get_running_loop()
+        async for msg in conn.ws:
+            if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                continue
+            if not conn.allowed(loop.time()):
+                conn.error(f"too many messages: at most {MAX_MESSAGES_PER_SECOND} in any one "
+                           "second; this one was ignored")
+            elif msg.type is WSMsgType.BINARY:
+                conn.error("not understood: binary frames are not accepted; send a JSON text "
+                           "frame such as {\"type\": \"act\", \"action\": \"press\"}")
+            else:
+                self._message(conn, msg.data)
+
+    def _message(self, conn: Connection, text: str) -> None:
+        size = len(text.encode())
+        if size > MAX_MESSAGE_BYTES:
+            conn.error(f"message too long: {size} bytes, at most {MAX_MESSAGE_BYTES}; "
+                       "it was ignored")
+            return
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):  # nesting deep enough to exhaust the parser
+            conn.error("not understood: not a JSON object")
+            return
+        if not isinstance(message, dict) or message.get("type") != "act":
+            conn.error('not understood: expected {"type": "act", "action": "..."}')
+            return
+        action = message.get("action")
+        if not isinstance(action, str):
+            conn.error("not understood: 'action' must be a string such as \"play R5\"")
+            return
+        if conn.player is None:
+            conn.error("a watcher cannot act")
+            return
+        seat = self.flow.seat_of(conn.player)
+        if seat is None:
+            conn.error("you are out of the match: watching only")
+            return
+        try:
+            self.flow.act(seat, action)
+        except ActRefused as exc:
+            conn.error(str(exc))
+
+    # -- broadcasting ---------------------------------------------------------------------
+    def changed(self, lines: list[str]) -> None:
+        """The flow changed something: every connection gets its view, in order."""
+        for line in lines:
+            self.log(line)
+        round_no = self.flow.session.match.round_no
+        if round_no != self._round:  # a new round may seat the players anew (elimination)
+            self._round = round_no
+            for conn in self.connections:
+                hello = self._hello(conn.player)
+                if hello != conn.hello:
+                    conn.hello = hello
+                    conn.send(json.loads(hello))
+        self._send_views(self.connections)
+
+    def _send_views(self, connections: list[Connection]) -> None:
+        flow = self.flow
+        game = flow.game
+        facts = flow.facts()
+        bodies: dict[int | None, str] = {}
+        for conn in connections:
+            seat = flow.seat_of(conn.player) if conn.player is not None else None
+            body = bodies.get(seat)
+            if body is None:
+                body = json.dumps(views.view(game, facts, seat), **_JSON)  # type: ignore[arg-type]
+                bodies[seat] = body
+            conn.send_view(body)
+
+    async def _close_all(self, app: web.Application) -> None:
+        """Shutting down: every connection gets a close frame (1001, going away)."""
+        await asyncio.gather(*(conn.close(WSCloseCode.GOING_AWAY, b"the host is closing")
+                               for conn in list(self.connections)), return_exceptions=True)

@@ -1,0 +1,65 @@
+"""UNO Attack (RULES.md): the 112-card deck, its kinds, points and effects."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from uno_attack.penalties import FIRE, Unit
+from uno_attack.rules import effects
+from uno_attack.rules.base import Kind, RuleSet, build_deck
+
+if TYPE_CHECKING:
+    from uno_attack.options import Options
+
+_HIT2_STACKS = frozenset({"H"})
+
+KINDS: dict[str, Kind] = {
+    kind.symbol: kind
+    for kind in (
+        *(Kind(str(n), str(n), str(n), n, number=n, multi="numbers") for n in range(1, 10)),
+        Kind("S", "Skip", "Skip", 20, deflects=True, skips=True, multi="symbols", play=effects.skip,
+             starter=effects.skip_starter, deflect=effects.deflect_skip),
+        Kind("R", "Reverse", "Rev", 20, deflects=True, multi="symbols", play=effects.reverse,
+             starter=effects.reverse_starter, deflect=effects.deflect_reverse),
+        Kind("H", "Hit 2", "Hit2", 20, penalty=2, hits=True, skips=True, multi="symbols",
+             stackers={"same": _HIT2_STACKS, "up": _HIT2_STACKS},
+             play=effects.draw_card(2), starter=effects.draw_starter(2),
+             last=effects.draw_card(2)),
+        Kind("D", "Discard All", "DAll", 30, lays_down=effects.same_colour),
+        Kind("T", "Trade Hands", "Trade", 30, names_seat=True, put_back=True,
+             play=effects.trade),
+        Kind("W", "Wild", "Wild", 50, wild=True, multi="symbols"),
+        Kind("WA", "Wild All Hit", "AllHt", 50, wild=True, hits=True, play=effects.all_hit,
+             starter=effects.all_hit_starter, last=effects.all_hit),
+        Kind("WF", "Wild Hit-Fire", "HFire", 50, wild=True, hits=True, skips=True,
+             play=effects.hit_fire, starter=effects.draw_starter(FIRE), last=effects.hit_fire),
+    )
+}
+
+PER_COLOR = [n for n in "123456789" for _ in range(2)] + ["S", "S", "R", "R", "H", "H", "D", "T"]
+WILDS = ["W"] * 4 + ["WA"] * 2 + ["WF"] * 2
+
+
+def _adapt(rules: RuleSet, options: Options) -> dict[str, Kind]:
+    """Trade Hands may end a hand only with ``trade_hands_last`` (RULES.md 4); the 7 of
+    ``seven_zero`` (VARIANTS.md B4: Attack has no 0)."""
+    changed = effects.seven_zero(rules.kinds) if options.seven_zero else {}
+    if not options.trade_hands_last:
+        changed["T"] = replace(rules.kinds["T"], end_refusal=(
+            "a Trade Hands may not be played as your last card (RULES.md 4)"))
+    return changed
+
+
+ATTACK = RuleSet(
+    name="attack",
+    title="UNO Attack",
+    unit=Unit.PRESS,
+    deck=build_deck(PER_COLOR, WILDS),
+    kinds=KINDS,
+    refs={"setup": "RULES.md 3", "turn": "RULES.md 4", "effects": "RULES.md 5",
+          "take": "RULES.md 6", "uno": "RULES.md 7", "end": "RULES.md 8",
+          "options": "RULES.md 9"},
+    adapt=_adapt,
+)
+assert len(ATTACK.deck) == 112

@@ -1,0 +1,54 @@
+"""Classic UNO (VARIANTS.md A): the 108-card deck, its kinds, points and effects."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from uno_attack.penalties import Unit
+from uno_attack.rules import effects
+from uno_attack.rules.base import Kind, RuleSet, build_deck
+
+if TYPE_CHECKING:
+    from uno_attack.options import Options
+
+_DRAW_TWO_STACKS = {"same": frozenset({"+2"}), "up": frozenset({"+2", "W+4"})}
+_DRAW_FOUR_STACKS = {"same": frozenset({"W+4"}), "up": frozenset({"W+4"})}
+
+KINDS: dict[str, Kind] = {
+    kind.symbol: kind
+    for kind in (
+        *(Kind(str(n), str(n), str(n), n, number=n, multi="numbers") for n in range(10)),
+        Kind("S", "Skip", "Skip", 20, deflects=True, skips=True, multi="symbols", play=effects.skip,
+             starter=effects.skip_starter, deflect=effects.deflect_skip),
+        Kind("R", "Reverse", "Rev", 20, deflects=True, multi="symbols", play=effects.reverse,
+             starter=effects.reverse_starter, deflect=effects.deflect_reverse),
+        Kind("+2", "Draw Two", "+2", 20, penalty=2, hits=True, skips=True, multi="symbols",
+             stackers=_DRAW_TWO_STACKS, play=effects.draw_card(2),
+             starter=effects.draw_starter(2), last=effects.draw_card(2)),
+        Kind("W", "Wild", "Wild", 50, wild=True, multi="symbols"),
+        Kind("W+4", "Wild Draw Four", "+4", 50, wild=True, penalty=4, hits=True, skips=True,
+             put_back=True, fair=effects.holds_no_current_colour, stackers=_DRAW_FOUR_STACKS,
+             play=effects.draw_card(4), last=effects.draw_card(4)),
+    )
+}
+
+PER_COLOR = ["0"] + [n for n in "123456789" for _ in range(2)] + ["S", "S", "R", "R", "+2", "+2"]
+WILDS = ["W"] * 4 + ["W+4"] * 4
+
+def _adapt(rules: RuleSet, options: Options) -> dict[str, Kind]:
+    """The 7 and 0 of ``seven_zero`` (VARIANTS.md B4)."""
+    return effects.seven_zero(rules.kinds) if options.seven_zero else {}
+
+
+CLASSIC = RuleSet(
+    name="classic",
+    title="classic UNO",
+    unit=Unit.DRAW,
+    deck=build_deck(PER_COLOR, WILDS),
+    kinds=KINDS,
+    refs={"setup": "VARIANTS.md A3", "turn": "VARIANTS.md A4", "effects": "VARIANTS.md A4",
+          "take": "VARIANTS.md A2", "uno": "VARIANTS.md A6, RULES.md 7",
+          "end": "VARIANTS.md A6", "options": "RULES.md 9"},
+    adapt=_adapt,
+)
+assert len(CLASSIC.deck) == 108

@@ -1,0 +1,151 @@
+"""What each seat may see: the ``hello`` and ``view`` messages of NETWORK.md, as plain dicts.
+
+This is the one place that decides what a connection is shown. A hand goes only to its
+own seat, until the round is over (NETWORK.md, settled point 8); a watcher gets neither a
+hand nor ``legal``. The functions are pure: they read the engine's state and the host's
+public facts (names, scores, log, tension, prompt) and build dicts that go to JSON and
+back unchanged, so the terminal client can draw the same views the page does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from uno_attack.cards import codes
+from uno_attack.engine import Round
+from uno_attack.options import Options
+from uno_attack.penalties import Why
+
+#: How many log lines a view carries (NETWORK.md, settled point 5).
+LOG_LINES = 10
+
+View = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A question only a person can answer, put to one seat (a launcher problem).
+
+    ``actions`` are the answers, as action strings; while the prompt is open they are the
+    seat's whole ``legal`` list.
+    """
+
+    seat: int
+    message: str
+    actions: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "message": self.message, "actions": list(self.actions)}
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What the host knows beside the engine's state, all of it public.
+
+    ``scores`` are the match totals per seat; ``step`` counts the round's actions so far
+    (two views of the same step show the same game); ``busy`` the seat whose press the launcher
+    is firing; ``away`` the seats a bot plays for; ``round_points`` and ``match_winner``
+    are set once the round is scored; ``deadline`` is the seconds left on the turn timer;
+    ``revealed`` is a challenged hand, for the challenger's eyes only, until the next action.
+    """
+
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    log: tuple[str, ...] = ()
+    tension: int = 0
+    round_no: int = 1
+    step: int = 0
+    busy: int | None = None
+    prompt: Prompt | None = None
+    away: tuple[int, ...] = ()
+    connected: tuple[int, ...] = ()
+    round_points: tuple[int, ...] | None = None
+    match_winner: tuple[int, ...] | None = None
+    next_round_in: float | None = None
+    deadline: float | None = None
+    revealed: tuple[int, int, tuple[str, ...]] | None = None  # (challenger, seat, hand)
+
+
+def hello(seat: int | None, names: Sequence[str], options: Options) -> View:
+    """The first message of a connection: who it is and who sits where."""
+    return {
+        "type": "hello",
+        "seat": seat,
+        "name": names[seat] if seat is not None else None,
+        "players": list(names),
+        "options": options.to_dict(),
+    }
+
+
+def legal_strings(game: Round, seat: int) -> list[str]:
+    """Every action ``seat`` may take now, as a transcript's ``legal`` writes them (without
+    the seat and the ``uno`` suffix), out-of-turn ones (UNO, catch) included."""
+    if game.over:
+        return []
+    return [action.text(seat=False, uno=False) for action in game.legal_actions(seat)]
+
+
+def view(game: Round, facts: TableFacts, seat: int | None) -> View:
+    """The ``view`` of the table for ``seat`` (``None``: a watcher), without its ``seq``,
+    which belongs to the connection."""
+    message: View = {
+        "type": "view",
+        "turn": game.to_act,
+        "top": game.top.code,
+        "color": game.color.label if game.color is not None else None,
+        "direction": game.direction_name,
+        "hand_sizes": [len(hand) for hand in game.hands],
+        "owed": game.owed_list(),
+        "owed_why": owed_why(game, facts.names),
+        "scores": list(facts.scores),
+        "winner": game.winner,
+        "log": list(facts.log[-LOG_LINES:]),
+        "tension": facts.tension,
+        "round": facts.round_no,
+        "step": facts.step,
+        "uno_window": game.uno_seat,
+        "busy": facts.busy,
+        "away": list(facts.away),
+        "connected": list(facts.connected),
+        "deadline": facts.deadline,
+        "round_points": list(facts.round_points) if facts.round_points is not None else None,
+        "match_winner": list(facts.match_winner) if facts.match_winner is not None else None,
+        "next_round_in": facts.next_round_in,
+    }
+    if game.over:
+        message["hands"] = [codes(hand) for hand in game.hands]  # settled point 8
+    if seat is not None:
+        message["hand"] = codes(game.hands[seat])
+        revealed = facts.revealed
+        if revealed is not None and revealed[0] == seat:  # settled point 9: the challenger
+            message["revealed"] = {"seat": revealed[1], "hand": list(revealed[2])}
+        prompt = facts.prompt
+        if prompt is not None and prompt.seat == seat:
+            message["prompt"] = prompt.to_json()
+            message["legal"] = list(prompt.actions)
+        elif facts.busy is not None or prompt is not None:
+            message["legal"] = []  # the launcher is deciding a press: nobody else acts
+        else:
+            message["legal"] = legal_strings(game, seat)
+    return message
+
+
+def owed_why(game: Round, names: Sequence[str]) -> list[str]:
+    """Why each owed entry is owed, in words: ``Ann played red Hit 2``, ``the starter
+    Wild Hit-Fire``, ``Bob caught them without UNO``."""
+    out = []
+    for owed in game.owed:
+        cause = owed.cause
+        by = names[cause.by] if cause.by is not None else "someone"
+        card = game.rules.card_name(cause.card) if cause.card is not None else "a card"
+        out.append({
+            Why.CARD: f"{by} played {card}",
+            Why.STARTER: f"the starter {card}",
+            Why.CATCH: f"{by} caught them without UNO",
+            Why.FALSE_UNO: "a false UNO call",
+            Why.FALSE_CATCH: "a false catch",
+            Why.CHALLENGE: f"{by}'s challenge",
+        }[cause.why])
+    return out
