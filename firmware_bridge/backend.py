@@ -14,6 +14,7 @@ link: ``time_scale``, ``wire`` (a :class:`~firmware_bridge.faults.LinkFaults`), 
 from __future__ import annotations
 
 import contextlib
+import logging
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -34,6 +35,8 @@ from uno_attack.launcher import (
 
 if TYPE_CHECKING:  # a real port never loads the emulator
     from firmware_bridge.emulator import EmulatedBoard
+
+log = logging.getLogger(__name__)
 
 SPEC_HELP = "serial:/dev/ttyACM0, serial:socket://HOST:PORT or serial:emulated"
 
@@ -57,6 +60,7 @@ class SerialEjector:
         left = count
         while left > 0:
             chunk = min(left, most)
+            log.debug("asking the board to eject %d card(s)", chunk)
             ejected, status, detail = self.link.eject(chunk, min(longest, dispenser.EJECT_MS))
             total += ejected
             result = EjectResult(total, EjectStatus(status), detail)

@@ -167,6 +167,21 @@ class TestLauncherRun:
         assert "(stopped)" in log
         assert "stopped: motor off, pins released (closed)" in log
 
+    def test_ctrl_c_stops_the_serial_launcher_mid_eject(self) -> None:
+        def push_when_ready(daemon: Daemon, line: str) -> None:
+            if "ready:" in line:
+                daemon.send("push\n")
+
+        daemon = Daemon("--launcher", "serial:emulated", "--policy", "fixed:12", "-v",
+                        on_line=push_when_ready)
+        daemon.wait_for("asking the board to eject 12")
+        assert daemon.stop(signal.SIGINT) == 0
+        log = daemon.log
+        assert "stopping: SIGINT" in log
+        assert "(stopped)" in log                     # the board ended it DONE … stopped
+        assert "stopped: motor off, pins released (closed)" in log
+        assert "Traceback" not in log
+
     def test_standalone_mode_drives_the_serial_launcher(self) -> None:
         """Regression: ``launcher run --launcher serial:…`` said "not a GPIO launcher"."""
         daemon = Daemon("--launcher", "serial:emulated", "--policy", "fixed:2", "--seed", "4",
