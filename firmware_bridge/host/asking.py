@@ -11,7 +11,10 @@
 - Rule 1 and 4, for the requests that move the motor (EJECT, MOTOR: the board remembers
   their ids): a job is re-asked only after a ``HELLO`` has shown the very same ``boot``,
   since a board that restarted has forgotten the id and would fire again. A new boot
-  makes the outcome unknown, and an unknown outcome is reported, never re-asked.
+  makes the outcome unknown, and an unknown outcome is reported, never re-asked. A job
+  seen running is re-asked only after a silence, never because of a damaged line, so
+  that the host re-asks, and so risks meeting a board that has just restarted, as
+  seldom as it can.
 
 :class:`Inbox` holds the replies by id and what the wire did meanwhile; one condition
 guards it, and the link's reader fills it.
@@ -32,7 +35,7 @@ TRIES = 5            # silent tries in a row before the launcher is not answerin
 POLL_S = 0.5         # a running job is re-asked after this long without a line
 JOB_GRACE_S = 30.0   # past max_ms plus this, a board still "running" is not believed
 PATIENCE_S = 60.0    # a board that answers only with damaged lines is given this long
-MAX_COPIES = 4      # the largest burst of one re-ask on a noisy line
+MAX_COPIES = 4       # the largest burst of one re-ask on a noisy line
 
 
 class Inbox:
