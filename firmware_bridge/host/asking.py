@@ -34,7 +34,8 @@ RETRY_S = 0.1        # first re-send after this long without a reply (then doubl
 TRIES = 5            # silent tries in a row before the launcher is not answering
 POLL_S = 0.5         # a running job is re-asked after this long without a line
 JOB_GRACE_S = 30.0   # past max_ms plus this, a board still "running" is not believed
-PATIENCE_S = 60.0    # a board that answers only with damaged lines is given this long
+PATIENCE_S = 60.0    # a board that answers only with damaged lines is given this long …
+OPENING_PATIENCE_S = 15.0  # … and a port that may hold no ULP/1 board at all, this long
 MAX_COPIES = 4       # the largest burst of one re-ask on a noisy line
 
 
@@ -111,8 +112,9 @@ class Inbox:
 class _Tries:
     """How one request is being re-sent: the wait, the burst, the silences in a row."""
 
-    def __init__(self, asker: Asker) -> None:
+    def __init__(self, asker: Asker, patience: float = PATIENCE_S) -> None:
         self.asker = asker
+        self.patience = patience
         self.delay = asker.retry_s
         self.copies = 1
         self.silent = 0
@@ -135,12 +137,12 @@ class _Tries:
     @property
     def spent(self) -> bool:
         return (self.silent >= self.asker.tries
-                or time.monotonic() - self.started > PATIENCE_S)
+                or time.monotonic() - self.started > self.patience)
 
     def why(self, verb: str) -> str:
         if self.silent >= self.asker.tries:
             return f"{verb} unanswered {self.silent} times"
-        return f"only damaged answers to {verb} for {PATIENCE_S:g} s"
+        return f"only damaged answers to {verb} for {self.patience:g} s"
 
 
 class Asker:
@@ -175,7 +177,8 @@ class Asker:
         else:
             tries.silence()
 
-    def ask(self, payload: str, accept: set[str]) -> ulp.Message:
+    def ask(self, payload: str, accept: set[str], *,
+            patience: float = PATIENCE_S) -> ulp.Message:
         """Send ``payload`` until a reply with its id and one of the ``accept`` verbs (or
         ``ERR``) comes; raises :class:`LauncherNotResponding` (rule 2)."""
         inbox = self.inbox
@@ -183,7 +186,7 @@ class Asker:
         assert rid is not None
         if not inbox.waiting_for(rid):
             inbox.open(rid)
-        tries = _Tries(self)
+        tries = _Tries(self, patience)
         try:
             while not tries.spent:
                 mark = self._send(payload, tries)

@@ -15,7 +15,15 @@ import contextlib
 from collections.abc import Callable
 
 from firmware_bridge.firmware import ulp
-from firmware_bridge.host.asking import POLL_S, RETRY_S, TRIES, Asker, Inbox
+from firmware_bridge.host.asking import (
+    OPENING_PATIENCE_S,
+    PATIENCE_S,
+    POLL_S,
+    RETRY_S,
+    TRIES,
+    Asker,
+    Inbox,
+)
 from firmware_bridge.host.liveness import PING_S, Pinger
 from firmware_bridge.host.presses import PressCounter, PressHandler
 from firmware_bridge.host.session import BoardInfo, Session
@@ -87,7 +95,7 @@ class UlpLink:
         self._transport.open()
         self._presses.start()
         try:
-            info = self.hello()
+            info = self.hello(patience=OPENING_PATIENCE_S)  # is a ULP/1 board there at all?
             status = self.call("STATUS")
         except BaseException:
             self.close()
@@ -117,7 +125,7 @@ class UlpLink:
         """Send a ready-made request until a reply with its id (one of ``accept``, or ERR)."""
         return self._asker.ask(payload, accept)
 
-    def call(self, verb: str, *args: object) -> ulp.Message:
+    def call(self, verb: str, *args: object, patience: float = PATIENCE_S) -> ulp.Message:
         """Ask request ``verb`` (with its arguments after the id) and return its first
         reply, as the board's declaration of ``verb`` says it answers."""
         fmt = ulp.REQUESTS[verb]
@@ -127,7 +135,7 @@ class UlpLink:
         if verb != "HELLO":
             self.ensure_hello()
         rid = self._session.take_id()
-        return self._asker.ask(fmt.build(rid, *args), {fmt.replies[0]})
+        return self._asker.ask(fmt.build(rid, *args), {fmt.replies[0]}, patience=patience)
 
     def once(self, verb: str, *args: object, timeout: float) -> ulp.Message | None:
         """Send request ``verb`` one time and wait ``timeout`` for its first reply."""
@@ -140,11 +148,11 @@ class UlpLink:
         finally:
             self._inbox.forget(rid)
 
-    def hello(self) -> BoardInfo:
+    def hello(self, *, patience: float = PATIENCE_S) -> BoardInfo:
         """Greet the board with our session (it keeps its id memory for the same one)."""
         with self._inbox.cond:
             self._session.need_hello = False
-        reply = self.call("HELLO", self._session.token)
+        reply = self.call("HELLO", self._session.token, patience=patience)
         if reply.verb == "ERR":
             raise LauncherError(f"board on {self.port} refused HELLO: {reply.fields['code']}")
         if reply.fields.get("protocol") != ulp.VERSION:
