@@ -107,20 +107,20 @@ def test_resuming_a_classic_game_ejects_nothing(tmp_path: Path) -> None:
     from uno_attack.options import Options
 
     save = tmp_path / "classic.json"
-    config = GameConfig(humans=[], players=3, seed=2, save=save, launcher="fixed:0",
+    config = GameConfig(humans=[], players=3, seed=2, save=save, launcher="fixed:1",
                         options=Options(rules="classic"))
-    launcher = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:0")
+    launcher = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:1")
     session = Session(config, launcher=launcher)
     session.start_round()
     for _ in range(30):
         if session.game.over:
             break
         session.perform(session.bot_choice(session.game.to_act))
-    ejected = launcher.emulation.model.cards_out  # type: ignore[attr-defined]
+    ejected = launcher.emulation.world.model.cards_out  # type: ignore[attr-defined]
     assert ejected == session.table.cards_taken > 0
     session.close()
-    again = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:0")
+    again = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:1")
     resumed = Session.resume(GameConfig(save=save), launcher=again)
     assert resumed.game.snapshot() == session.game.snapshot()
-    assert again.emulation.model.cards_out == 0  # type: ignore[attr-defined]
+    assert again.emulation.world.model.cards_out == 0  # type: ignore[attr-defined]
     resumed.close()
