@@ -39,7 +39,7 @@ from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
 from uno_attack.transcript import Transcript
 from uno_attack.views import LOG_LINES, Prompt, TableFacts
-from uno_attack.wording import verb_for
+from uno_attack.wording import count, verb_for
 
 #: What :meth:`TableFlow._next` returns when it made a move.
 MOVED = object()
@@ -143,6 +143,7 @@ class TableFlow:
         self._thought: _Thought | None = None
         self.button_for = button_for
         self.on_busy = on_busy
+        self._held = False  # a front end asks a person something first
         self.idle = False  # nothing is due or running: only a person (or next_round) moves on
         self._present: set[int] = set()       # match players with a connection
         self._absent_since: dict[int, float] = {}
@@ -161,9 +162,6 @@ class TableFlow:
         self._dirty = False
         self._started = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        # the round's seats as match players: a finished round keeps its own even after
-        # the match has put players out (elimination)
-        self._seat_players = list(session.match.active)
         self._announced: object = None  # the table whose round start was logged
 
     # -- what front ends read ------------------------------------------------------
@@ -174,21 +172,21 @@ class TableFlow:
     def seat_of(self, player: int) -> int | None:
         """The seat of a match player in the round at the table (until the next round is
         dealt, also once it is over), or ``None`` if they are not in it."""
-        seats = self._seat_players
+        seats = self.session.seating
         return seats.index(player) if player in seats else None
 
     def player(self, seat: int) -> int:
         """The match player in a seat of the round at the table."""
-        return self._seat_players[seat]
+        return self.session.seating[seat]
 
     def name(self, seat: int) -> str:
-        return self.session.names[self._seat_players[seat]]
+        return self.session.names[self.session.seating[seat]]
 
     def seat_names(self) -> list[str]:
-        return [self.session.names[p] for p in self._seat_players]
+        return [self.session.names[p] for p in self.session.seating]
 
     def is_human(self, seat: int) -> bool:
-        return self.session.kinds[self._seat_players[seat]] == "human"
+        return self.session.kinds[self.session.seating[seat]] == "human"
 
     def facts(self) -> TableFacts:
         """Everything public about the table besides the engine's state, as of now."""
@@ -217,6 +215,8 @@ class TableFlow:
             step=len(s.table.record.steps) if s.table is not None else 0,
             revealed=self._revealed,
             taken=self._taken,
+            called=tuple(seat for seat in seats
+                         if len(game.hands[seat]) == 1 and s.called_uno(seat)),
             busy=self.busy,
             prompt=self._prompt(problem) if problem is not None else None,
             away=tuple(seat for seat in seats if self.player(seat) in self._away),
@@ -326,6 +326,17 @@ class TableFlow:
         self._round_started(resumed=False)
         self._flush()
 
+    def hold(self, held: bool) -> None:
+        """Hold the table (no bot moves, no timer fires) while the front end asks a person
+        something first (say, what to do about a save that failed), or let it go on."""
+        self._held = held
+        self._poke()
+
+    def note(self, line: str) -> None:
+        """A line of the front end's for the log (a save that failed, or works again)."""
+        self._say(line)
+        self._flush()
+
     def stop(self) -> None:
         self._stopped = True
         self._poke()
@@ -370,7 +381,8 @@ class TableFlow:
     def _next(self) -> float | object | None:
         """Make the next move if it is due (return :data:`MOVED`); else return when it
         will be due (``None``: not before something changes)."""
-        if self.busy is not None or self.problem is not None or self.session.table is None:
+        if self.busy is not None or self.problem is not None or self.session.table is None \
+                or self._held:
             return None
         s = self.session
         key = (s.match.round_no, len(s.table.record.steps))
@@ -474,7 +486,6 @@ class TableFlow:
     def _round_started(self, *, resumed: bool) -> None:
         s = self.session
         game = self.game
-        self._seat_players = list(s.match.active)
         self._announced = s.table
         self._turn = (None, 0.0)
         if resumed:
@@ -482,9 +493,13 @@ class TableFlow:
             # what happened just before, for the views' log (not news for the host's log)
             self.log += [event.describe() for event in s.table.events[-LOG_LINES + 1:]]
             self._say(f"Round {s.match.round_no} resumed after "
-                      f"{len(s.table.record.steps)} actions")
+                      f"{count(len(s.table.record.steps), 'action')}")
+            note = s.launcher_note()
+            if note is not None:
+                self._say(note)
         else:
-            self._say(f"Round {s.match.round_no}: {self.name(game.dealer)} deals; "
+            dealer = self.name(game.dealer)
+            self._say(f"Round {s.match.round_no}: {dealer} {verb_for(dealer, 'deals', 'deal')}; "
                       f"{game.rules.card_name(game.top)} starts")
 
     def _winner_seats(self) -> tuple[int, ...] | None:

@@ -53,7 +53,8 @@ class TableFacts:
     are set once the round is scored; ``deadline`` is the seconds left on the turn timer;
     ``revealed`` is a challenged hand, for the challenger's eyes only, until the next action;
     ``taken`` is the seat that just pressed or drew and how many cards it got, until the
-    next action (a front end shows the burst).
+    next action (a front end shows the burst); ``called`` the seats that hold one card and
+    called UNO for it (a forgotten call shows apart).
     """
 
     names: tuple[str, ...]
@@ -73,6 +74,7 @@ class TableFacts:
     deadline: float | None = None
     revealed: tuple[int, int, tuple[str, ...]] | None = None  # (challenger, seat, hand)
     taken: tuple[int, int] | None = None  # (seat, cards) of the last press or draw
+    called: tuple[int, ...] = ()  # seats holding one card who called UNO for it
 
 
 def hello(seat: int | None, names: Sequence[str], options: Options) -> View:
@@ -119,6 +121,7 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         "round": facts.round_no,
         "step": facts.step,
         "uno_window": game.uno_seat,
+        "uno_called": list(facts.called),
         "busy": facts.busy,
         "away": list(facts.away),
         "connected": list(facts.connected),

@@ -12,7 +12,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Label
 
-from tests.net.helpers import deal, host_config, log_of, running_host, url_of
+from tests.net.helpers import NOTHING_FIRES, deal, host_config, log_of, running_host, url_of
 from uno_attack.actions import Verb
 from uno_attack.net.join_app import JoinApp
 from uno_attack.tui.screens.dialogs import QuitScreen
@@ -42,7 +42,7 @@ def hand_title(app: JoinApp) -> str:
 
 
 async def test_join_shows_the_seat_and_sends_what_is_chosen(tmp_path: Path) -> None:
-    config = host_config(tmp_path, humans=("Ann",), players=2, launcher="fixed:0")
+    config = host_config(tmp_path, humans=("Ann",), players=2, launcher=NOTHING_FIRES)
     async with running_host(config) as host:
         deal(host, ["R5 G7 B2", "Y1 Y2 Y3"], "R3", dealer=1)
         flow = host.flow

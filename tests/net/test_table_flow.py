@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 from tests.net.helpers import (
+    NOTHING_FIRES,
     ManualClock,
     connect,
     deal,
@@ -25,6 +26,7 @@ from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.net.client import TableClient
 from uno_attack.replay import replay
 from uno_attack.transcript import load
+from uno_attack.wording import count
 
 
 async def settle() -> None:
@@ -52,7 +54,7 @@ async def test_the_game_waits_for_an_away_seat_then_a_bot_stands_in_until_it_is_
         tmp_path: Path) -> None:
     clock = ManualClock()
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, away_seconds=60,
-                         launcher="fixed:0")
+                         launcher=NOTHING_FIRES)
     async with running_host(config, clock=clock) as host:
         game = host.flow.game
         seat = game.to_act
@@ -89,7 +91,7 @@ async def test_a_seat_that_leaves_at_its_turn_waits_the_away_time_from_then(
         tmp_path: Path) -> None:
     clock = ManualClock()
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, away_seconds=30,
-                         launcher="fixed:0")
+                         launcher=NOTHING_FIRES)
     async with running_host(config, clock=clock) as host:
         seat = host.flow.game.to_act
         name = ["Ann", "Bob"][seat]  # type: ignore[index]
@@ -111,7 +113,7 @@ async def test_a_seat_that_leaves_at_its_turn_waits_the_away_time_from_then(
 async def test_the_turn_timer_presses_for_a_slow_person(tmp_path: Path) -> None:
     clock = ManualClock()
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, turn_seconds=20,
-                         launcher="fixed:0")
+                         launcher=NOTHING_FIRES)
     async with running_host(config, clock=clock) as host:
         seat = host.flow.game.to_act
         name = ["Ann", "Bob"][seat]  # type: ignore[index]
@@ -253,7 +255,7 @@ async def test_resume_goes_on_from_the_journal_with_the_same_tokens(tmp_path: Pa
         assert again.flow.game.snapshot() == before
         ann = await connect(url_of(again, "Ann"))
         assert ann.view["hand"] == [c.code for c in again.flow.game.hands[0]]  # type: ignore[index]
-        assert f"Round 1 resumed after {steps} actions" in ann.view["log"]  # type: ignore[index]
+        assert f"Round 1 resumed after {count(steps, 'action')}" in ann.view["log"]  # type: ignore[index]
         await ann.close()
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from uno_attack.actions import Action, Verb
 from uno_attack.engine import Round
 from uno_attack.launcher import Launcher
 from uno_attack.options import Options
@@ -70,9 +71,14 @@ def screen(app: UnoAttackApp) -> TableScreen:
 
 
 def quiet(app: UnoAttackApp) -> bool:
-    """True when only a person (or the scoreboard's Enter) can move the game on."""
+    """True when only a person (or the scoreboard's Enter) can move the game on, or it is
+    a person's turn and the launcher is still (bots may look at an UNO window later)."""
     local = app.table
-    return not isinstance(local, LocalTable) or local.flow.idle
+    if not isinstance(local, LocalTable):
+        return True
+    flow = local.flow
+    seat = flow.game.to_act if flow.session.table is not None else None
+    return flow.idle or (seat is not None and flow.is_human(seat) and flow.busy is None)
 
 
 async def settle(pilot: Pilot[Any], until: Callable[[], bool] | None = None,
@@ -106,3 +112,22 @@ def run(test: Callable[[Pilot[Any]], Awaitable[None]], app: UnoAttackApp,
 
 def log_text(app: UnoAttackApp) -> str:
     return "\n".join(screen(app).log_lines)
+
+
+def save_a_game(path: Path, presses: int = 3) -> None:
+    """Write a real save at ``path``: a game of three, some presses in (the person
+    presses on each turn; the bots play), as ``uno-attack play`` writes it."""
+    session = Session(GameConfig(players=3, seed=3, launcher="fixed:1", save=path))
+    session.start_round()
+    while len(session.table.record.fires) < presses:
+        seat = session.game.to_act
+        assert seat is not None
+        action = Action.press(seat) if session.is_human(seat) else session.bot_choice(seat)
+        session.perform(action, fired=1 if action.verb is Verb.PRESS else None)
+    session.close()
+
+
+def steps(app: UnoAttackApp) -> int:
+    """Actions made in the round at the table so far."""
+    record = table(app).session.table
+    return len(record.record.steps) if record is not None else 0

@@ -2,9 +2,10 @@
 
 The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 (``~/.local/state/uno-attack/game.json``), or the file given with ``--save``;
-``--resume`` continues it exactly where it stopped. Starting a new game moves the last
-one to ``game.previous.json`` beside it. Every finished round and match is recorded in the
-player store (``--db FILE``; ``--no-record`` to play without it).
+``--resume`` continues it exactly where it stopped. A new game keeps the last one as
+``game.previous.json`` beside it, and asks first when that one was not finished. Every
+finished round and match is recorded in the player store (``--db FILE``; ``--no-record``
+to play without it).
 """
 
 from __future__ import annotations
@@ -15,26 +16,38 @@ import sys
 from pathlib import Path
 
 from uno_attack.cli import rule_options, table_args
+from uno_attack.cli.args import ArgumentParser, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
+from uno_attack.errors import UnoAttackError
+from uno_attack.journal import check_save_file, keep_previous
+from uno_attack.launcher import Launcher
 from uno_attack.options import MATCH_MODES
+from uno_attack.replay import replay
+from uno_attack.saved_game import SavedGame, read_saved_game
+from uno_attack.session import GameConfig, Session, default_save_path, resume_command
 from uno_attack.store import default_db_path
+from uno_attack.tui.app import NewGame, UnoAttackApp
+from uno_attack.tui.local import LocalTable
+from uno_attack.tui.screens.start import SavedGameOffer
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack play",
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
     add_table_arguments(parser, humans="You",
-                        humans_help="people at this keyboard (hot-seat)",
+                        humans_help="people at this keyboard (hot-seat; 'none': only bots, "
+                                    "to watch)",
                         bots_help="the bots' kind (default basic)")
     parser.add_argument("--match", choices=MATCH_MODES, default=None,
                         help="match mode (default points)")
-    parser.add_argument("--target", type=int, default=None,
+    parser.add_argument("--target", type=whole_number, default=None,
                         help="points that end the match (default 500)")
     parser.add_argument("--resume", action="store_true",
-                        help="continue the saved game where it stopped")
+                        help="continue the saved game where it stopped (with the launcher "
+                             "of --launcher: a saved game never chooses it)")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
@@ -48,59 +61,74 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
+def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     """The game config and whether to resume, from command-line words."""
-    config, args = _config(argv)
-    return config, args.resume
-
-
-def _config(argv: list[str]):  # type: ignore[no-untyped-def]
-    from uno_attack.session import GameConfig, default_save_path
-
     args = build_parser().parse_args(argv)
-    humans = table_args.people(args)
-    shorthands = []
+    humans = table_args.people(args, bots_only="none")
+    shorthands: list[str] = []
     if args.match is not None:
         shorthands.append(f"match={args.match}")
     if args.target is not None:
         shorthands.append(f"target={args.target}")
     options = rule_options.options_from(args, shorthands)
     bot_delay, catch_delay = table_args.pace(args)
+    save = args.save or default_save_path()
+    if not args.resume:  # a resume reads the file, and says what is wrong with it
+        check_save_file(save, flag="--save", make_folder=args.save is None)
     config = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
                         launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
-                        options=options, save=args.save or default_save_path(),
+                        options=options, save=save,
                         db=None if args.no_record else args.db or default_db_path(),
                         bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
-    return config, args
+    return config, args.resume
 
 
-def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def]
+def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttackApp:
     """The app for these command-line words (tests build it the same way): the game they
-    ask for, or with ``--resume`` the saved game."""
-    from uno_attack.session import GameConfig, Session
-    from uno_attack.tui.app import NewGame, UnoAttackApp
-    from uno_attack.tui.local import LocalTable
+    ask for, or with ``--resume`` the saved game.
 
-    config, args = _config(argv)
+    Without ``--resume``, a saved game that was not finished is offered on the first
+    screen: resume it, or start anew and keep it beside as ``game.previous.json``.
+    """
+    config, resume = config_from_args(argv)
+    save = config.save
+    assert save is not None
     launchers = [launcher] if launcher is not None else []
 
     def open_table(chosen: GameConfig) -> LocalTable:
         """A new match as chosen (the first one on the launcher given, if any)."""
-        save = chosen.save
-        assert save is not None
-        save.parent.mkdir(parents=True, exist_ok=True)
-        if save.exists():  # a new game keeps the last one, once, beside it
-            save.replace(save.with_suffix(".previous.json"))
+        assert chosen.save is not None
+        keep_previous(chosen.save)
         session = Session(chosen, launcher=launchers.pop() if launchers else None)
         session.start_round()
         return LocalTable(session)
 
+    def resume_saved() -> LocalTable:
+        return LocalTable(Session.resume(config, launcher=launchers.pop() if launchers
+                                         else None))
+
     new_game = NewGame(config, open_table)
-    if args.resume:
-        return UnoAttackApp(LocalTable(Session.resume(config, launcher=launcher)),
-                            new_game=new_game)
+    if resume:
+        return UnoAttackApp(resume_saved(), new_game=new_game)
+    unfinished = unfinished_game(save)
+    if unfinished is not None:
+        return UnoAttackApp(new_game=new_game, offer=SavedGameOffer(unfinished, resume_saved))
     return UnoAttackApp(open_table(config), new_game=new_game)
+
+
+def unfinished_game(save: Path) -> SavedGame | None:
+    """The game saved at ``save`` if ``--resume`` could go on with it, else ``None``
+    (no file, a file that is no saved game, or a match that is over)."""
+    try:
+        saved = read_saved_game(save)
+    except UnoAttackError:
+        return None
+    played = replay(saved.record)
+    result = saved.record.score(played.round)
+    if not played.passed or (result is not None and result.match_over):
+        return None
+    return saved
 
 
 def main(argv: list[str]) -> int:
@@ -108,14 +136,22 @@ def main(argv: list[str]) -> int:
     # SIGTERM (a service stop, a closed terminal's kill) ends the game like 'q' does; and
     # whatever way the app ends, the launcher is closed so a real motor stops.
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: app.exit())
-    table = None
     try:
         app.run()
     finally:
         signal.signal(signal.SIGTERM, previous)
         table = app.table
         app.close_table()
-    problem = table.session.recorder.problem if table is not None else None  # type: ignore[attr-defined]
+    problem = table.session.recorder.problem if isinstance(table, LocalTable) else None
     if problem is not None:  # it was on the screen; say it where it stays
         print(f"uno-attack play: {problem}", file=sys.stderr)
+    if app.start_error is not None:
+        print(f"uno-attack play: error: {app.start_error}", file=sys.stderr)
+        return 2
+    if app.return_code:  # an error inside the game: it has been shown above
+        save = app.new_game.config.save if app.new_game is not None else None
+        assert save is not None  # play always saves
+        print(f"uno-attack play: the game stopped on an error (above); it is saved in {save}: "
+              f"'{resume_command(save)}' goes on from there.", file=sys.stderr)
+        return app.return_code
     return 0

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from uno_attack.journal import SaveFailure
 from uno_attack.net.client import JoinError, Message, TableClient
 from uno_attack.store import PlayerStats
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
-from uno_attack.wording import wins
+from uno_attack.wording import name_seats, wins
 
 
 class RemoteTable:
@@ -59,8 +60,9 @@ class RemoteTable:
             if message.get("round_points") is not None:
                 self._points[int(message.get("round", 1))] = list(message["round_points"])
         elif kind == "error":
-            for _, refused in self._listeners:
-                refused(str(message.get("message")))
+            names = self.hello["players"] if self.hello is not None else ()
+            for _, refused in list(self._listeners):
+                refused(name_seats(str(message.get("message")), names))
             return
         elif kind == "disconnected":
             self.drops += 1
@@ -71,11 +73,14 @@ class RemoteTable:
         """The connection closes as :meth:`run` ends."""
 
     # -- what the screen reads ----------------------------------------------------------
-    def listen(self, changed: Callable[[], None], refused: Callable[[str], None]) -> None:
-        self._listeners.append((changed, refused))
+    def listen(self, changed: Callable[[], None],
+               refused: Callable[[str], None]) -> Callable[[], None]:
+        listener = (changed, refused)
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
 
     def _tell(self) -> None:
-        for changed, _ in self._listeners:
+        for changed, _ in list(self._listeners):
             changed()
 
     def seen(self) -> Seen | None:
@@ -102,7 +107,7 @@ class RemoteTable:
         try:
             await self.client.act(text)
         except (ConnectionError, RuntimeError):
-            for _, refused in self._listeners:
+            for _, refused in list(self._listeners):
                 refused("not connected: the action was not sent")
 
     def check(self, text: str) -> str | None:
@@ -145,6 +150,12 @@ class RemoteTable:
 
     def records(self) -> tuple[dict[str, PlayerStats | None], str | None]:
         return {}, "The players' records are kept at the host ('uno-attack stats' there)."
+
+    def save_failure(self) -> SaveFailure | None:
+        return None  # the host keeps the journal
+
+    def after_save_failure(self, choice: str) -> None:
+        """Nothing is saved here."""
 
     def leave_hint(self) -> str:
         return ("The game goes on at the host without you (a bot plays for you when you "

@@ -1,9 +1,10 @@
 """The Textual app: which screen comes when, for a table played here or joined.
 
 It holds no game: a :class:`~uno_attack.tui.control.TableControl` does (a local table
-whose flow runs in this app's event loop, or a hosted one). The app opens the table
-screen over a table (running the table's loop as a worker), and a new match or the exit
-when the table screen is done.
+whose flow runs in this app's event loop, or a hosted one). The app first offers an
+unfinished saved game (resume it, or start anew), opens the table screen over a table
+(running the table's loop as a worker), and a new match or the exit when the table
+screen is done.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from pathlib import Path
 from textual.app import App
 from textual.worker import Worker
 
+from uno_attack.errors import UnoAttackError
 from uno_attack.session import GameConfig
 from uno_attack.tui.control import TableControl
+from uno_attack.tui.screens.start import SavedGameOffer, StartScreen
 from uno_attack.tui.screens.table import TableScreen
 
 
@@ -34,33 +37,56 @@ class NewGame:
 class UnoAttackApp(App[None]):
     """UNO Attack at the terminal: the table and its dialogs.
 
-    With ``table``, that table opens at once; else ``new_game`` deals one. Without
-    ``new_game``, "New match" on the last scoreboard quits.
+    With ``table``, that table opens at once; with ``offer``, the first screen asks
+    whether to resume an unfinished game; else ``new_game`` deals one. Without
+    ``new_game``, "New match" on the last scoreboard quits. ``start_error`` is why a game
+    could not start (a save, path or launcher that cannot be used: exit status 2).
     """
 
     CSS_PATH = Path(__file__).with_name("uno_attack.tcss")  # also for subclasses elsewhere
     TITLE = "UNO Attack"
 
     def __init__(self, table: TableControl | None = None, *,
-                 new_game: NewGame | None = None) -> None:
+                 new_game: NewGame | None = None, offer: SavedGameOffer | None = None) -> None:
         super().__init__()
         self.table = table
         self.new_game = new_game
+        self.offer = offer
         self.table_screen: TableScreen | None = None
+        self.start_error: str | None = None
         self._worker: Worker[None] | None = None
 
     async def on_mount(self) -> None:
         if self.table is not None:
             await self.open_table(self.table)
+        elif self.offer is not None:
+            await self.push_screen(StartScreen(self.offer.saved), self._start_chosen)
         else:
             await self.choose_new_game()
+
+    async def _start_chosen(self, choice: str | None) -> None:
+        if choice == "resume" and self.offer is not None:
+            await self._start(self.offer.resume)
+        elif choice == "new":
+            await self.choose_new_game()
+        else:
+            self.exit()
 
     async def choose_new_game(self) -> None:
         new_game = self.new_game
         if new_game is None:
             self.exit()
             return
-        await self.open_table(new_game.open(new_game.config))
+        await self._start(lambda: new_game.open(new_game.config))
+
+    async def _start(self, open_table: Callable[[], TableControl]) -> None:
+        try:
+            table = open_table()
+        except UnoAttackError as exc:  # a save, path or launcher that cannot be used
+            self.start_error = str(exc)
+            self.exit(return_code=2)
+            return
+        await self.open_table(table)
 
     async def open_table(self, table: TableControl) -> None:
         """Show this table and run its loop (its flow, or its connection)."""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from uno_attack.journal import SaveFailure
 from uno_attack.store import PlayerStats
 from uno_attack.tui.seen import Seen
 
@@ -56,9 +57,10 @@ class TableControl(Protocol):
     #: whether the last scoreboard offers a new match here (a host deals its own)
     can_start_new: bool
 
-    def listen(self, changed: Callable[[], None], refused: Callable[[str], None]) -> None:
+    def listen(self, changed: Callable[[], None],
+               refused: Callable[[str], None]) -> Callable[[], None]:
         """Call ``changed()`` after every change, ``refused(reason)`` for a refused act
-        (both in the event loop)."""
+        (both in the event loop), until the returned function is called."""
         ...
 
     async def run(self) -> None:
@@ -93,6 +95,14 @@ class TableControl(Protocol):
 
     def records(self) -> tuple[dict[str, PlayerStats | None], str | None]:
         """The people's records from the player store, and a note when there are none."""
+        ...
+
+    def save_failure(self) -> SaveFailure | None:
+        """A save that failed and waits for the person's answer (the table is held)."""
+        ...
+
+    def after_save_failure(self, choice: str) -> None:
+        """The answer: ``retry`` or ``play`` (on, unsaved)."""
         ...
 
     def leave_hint(self) -> str:

@@ -4,8 +4,9 @@
 What only a terminal has lives here: the people take turns at one keyboard (hot-seat), so
 a hand shows only to the person holding it and a hand-off comes first; the launcher's
 own button presses for that person; the person here answers a launcher problem as a
-host's operator would; and the player store's records, levels and level-ups are read
-from the session.
+host's operator would; a save that fails holds the table until the person says what to do
+(try again, play on unsaved, or quit); and the player store's records, levels and
+level-ups are read from the session.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from uno_attack import views
 from uno_attack.actions import Action
 from uno_attack.errors import InvalidActionError
 from uno_attack.flow import ActRefused, FlowSettings, TableFlow
-from uno_attack.session import Session
+from uno_attack.journal import SaveFailure
+from uno_attack.session import Session, resume_command
 from uno_attack.store import PlayerStats
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
@@ -49,6 +51,10 @@ class LocalTable:
         self._handoff: int | None = None    # the seat that must take the keyboard first
         self._round = -1
         self._listeners: list[tuple[Callable[[], None], Callable[[str], None]]] = []
+        self._save_failure: SaveFailure | None = None  # a failed save not yet answered
+        self._notes: list[str] = []  # the journal's news, for the log after the change
+        if session.journal is not None:
+            session.journal.listener = self._saving
         self._follow()
 
     # -- who holds the keyboard ---------------------------------------------------------
@@ -81,15 +87,50 @@ class LocalTable:
             self._tell()
 
     # -- what the screen reads ----------------------------------------------------------
-    def listen(self, changed: Callable[[], None], refused: Callable[[str], None]) -> None:
-        self._listeners.append((changed, refused))
+    def listen(self, changed: Callable[[], None],
+               refused: Callable[[str], None]) -> Callable[[], None]:
+        listener = (changed, refused)
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
 
     def _changed(self, lines: list[str]) -> None:
         self._follow()
+        self._write_notes()
+        self._tell()
+
+    # -- saving ---------------------------------------------------------------------------
+    def _saving(self, failure: SaveFailure | None) -> None:
+        """The journal's save started failing (hold the table and ask) or works again."""
+        journal = self.session.journal
+        assert journal is not None
+        if failure is None:
+            self._notes.append(f"Saved again in {journal.path}.")
+            return
+        self._notes.append(f"⚠ {failure}")
+        self._save_failure = failure
+        self.flow.hold(True)
+
+    def _write_notes(self) -> None:
+        notes, self._notes = self._notes, []
+        for line in notes:
+            self.flow.note(line)
+
+    def save_failure(self) -> SaveFailure | None:
+        """A save that failed and waits for the person's answer (the table is held)."""
+        return self._save_failure
+
+    def after_save_failure(self, choice: str) -> None:
+        """``retry`` (save again now; still failing: ask again) or ``play`` (play on
+        unsaved: every action tries again)."""
+        failure = self.session.save_now() if choice == "retry" else None
+        self._save_failure = failure
+        if failure is None:
+            self.flow.hold(False)
+        self._write_notes()
         self._tell()
 
     def _tell(self) -> None:
-        for changed, _ in self._listeners:
+        for changed, _ in list(self._listeners):
             changed()
 
     def seen(self) -> Seen:
@@ -100,13 +141,16 @@ class LocalTable:
         people = self.people()
         hidden = seat is None or (len(people) > 1 and seat != game.to_act and not game.over)
         prompt = facts.prompt
+        journal = self.session.journal
         return Seen(
             hello=views.hello(seat, flow.seat_names(), self.session.match.options),
             view=views.view(game, facts, seat), rules=self.rules, seat=seat,
             people=tuple(people), hidden=hidden,
             handoff=flow.name(self._handoff) if self._handoff is not None else None,
             prompt=prompt.to_json() if prompt is not None else None,
-            levels=self.session.levels)
+            levels=self.session.levels,
+            note="⚠ not saved" if journal is not None and journal.failure else "",
+            watching="watching: every seat is a bot")
 
     # -- acting -------------------------------------------------------------------------
     def act(self, text: str, seat: int | None = None) -> None:
@@ -124,7 +168,7 @@ class LocalTable:
                 except ActRefused as exc:
                     refusal = str(exc)
         if refusal is not None:
-            for _, refused in self._listeners:
+            for _, refused in list(self._listeners):
                 refused(refusal)
 
     def check(self, text: str, seat: int | None = None) -> str | None:
@@ -181,9 +225,13 @@ class LocalTable:
 
     def leave_hint(self) -> str:
         save = self.session.config.save
+        journal = self.session.journal
+        if journal is not None and journal.failure is not None:
+            return (f"⚠ {journal.failure}.\nQuitting loses what was played since the last "
+                    "save that worked.")
         if save is None:
             return "This game is not being saved."
-        return f"The game is saved in {save};\n'uno-attack play --resume' goes on from here."
+        return f"The game is saved in {save};\n'{resume_command(save)}' goes on from here."
 
     # -- running ---------------------------------------------------------------------------
     async def run(self) -> None:

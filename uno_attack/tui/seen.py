@@ -62,6 +62,7 @@ class Seen:
     prompt: Message | None = None
     levels: Mapping[str, Level] = field(default_factory=dict)
     note: str = ""
+    watching: str = "watching: no hand"  # the hand's title without a seat to show
 
     # -- the table ----------------------------------------------------------------------
     @property

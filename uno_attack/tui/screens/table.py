@@ -11,6 +11,8 @@ message, UNO armed, the cards picked for a play of several.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,6 +30,7 @@ from uno_attack.tui.screens.dialogs import (
     LauncherProblemScreen,
     QuitScreen,
     RevealScreen,
+    SaveProblemScreen,
 )
 from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
@@ -85,6 +88,7 @@ class TableScreen(Screen[str]):
         self._logged = 0                # lines of the table's whole log written so far
         self._asked: set[tuple[object, ...]] = set()  # questions already put
         self._burst_at: tuple[int, int] | None = None
+        self._unlisten: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         yield SeatsBar(id="seats")
@@ -102,8 +106,11 @@ class TableScreen(Screen[str]):
     def on_mount(self) -> None:
         self.query_one("#pile").border_title = "Discard pile"
         self.query_one("#log").border_title = "What happened"
-        self.table.listen(self._changed, self._refused)
+        self._unlisten = self.table.listen(self._changed, self._refused)
         self._changed()
+
+    def on_unmount(self) -> None:
+        self._unlisten()  # the table may go on a moment longer than the screen
 
     # -- the table changed --------------------------------------------------------------
     def _changed(self) -> None:
@@ -151,7 +158,7 @@ class TableScreen(Screen[str]):
             level = seen.levels.get(name)
             infos.append(SeatInfo(
                 seat, name, sizes[seat], view["scores"][seat], to_act=seat == seen.turn,
-                uno=sizes[seat] == 1,
+                uno=sizes[seat] == 1, called=seat in (view.get("uno_called") or ()),
                 catchable=view.get("uno_window") == seat and seat in catchable,
                 owes=f"owes {owes[seat]}" if seat in owes else "",
                 level=level.number if level else None,
@@ -182,7 +189,7 @@ class TableScreen(Screen[str]):
     def _draw_hand_title(self, seen: Seen) -> None:
         seat = seen.seat
         if seat is None:
-            title = "hand" if seen.people else "watching: no hand"
+            title = "hand" if seen.people else seen.watching
         else:
             name = seen.name(seat)
             whose = "Your" if len(seen.people) <= 1 else f"{name}'s"
@@ -253,7 +260,11 @@ class TableScreen(Screen[str]):
         if seen is None or not self.is_current:
             return
         prompt = seen.prompt
-        if prompt is not None and self._once("prompt", seen.step, prompt["message"]):
+        failure = self.table.save_failure()
+        if failure is not None and self._once("save", id(failure)):
+            self.app.bell()
+            self.app.push_screen(SaveProblemScreen(failure), self._after_save_failure)
+        elif prompt is not None and self._once("prompt", seen.step, prompt["message"]):
             actions = list(prompt["actions"])
             self.app.push_screen(LauncherProblemScreen(
                 prompt["message"], fired=int(prompt.get("fired", 0)),
@@ -284,6 +295,12 @@ class TableScreen(Screen[str]):
             return
         kind, fired = answer
         self.table.act("retry" if kind == "retry" else f"fired {fired}")
+
+    def _after_save_failure(self, choice: str | None) -> None:
+        if choice == "quit":
+            self.app.exit()
+        else:
+            self.table.after_save_failure(choice or "play")
 
     def _handed_off(self, _: None = None) -> None:
         self.table.take_keyboard()
@@ -428,12 +445,9 @@ class TableScreen(Screen[str]):
         seen = self.seen
         if seen is None or seen.seat is None:
             return
-        targets = [a.target for a in seen.listed(Verb.CATCH) if a.target is not None]
-        if not targets:  # the engine says why nobody can be caught
-            window = seen.view.get("uno_window")
-            other = window if window is not None else (seen.seat + 1) % len(seen.names)
-            self.table.act(f"catch {other}")
-            return
+        # the catches the seat may make; with none, everyone (the engine then says why not)
+        targets = [a.target for a in seen.listed(Verb.CATCH) if a.target is not None] or [
+            s for s in range(len(seen.names)) if s != seen.seat]
         sizes = seen.view["hand_sizes"]
         choices = [(s, f"{seen.name(s)} ({count(sizes[s], 'card')})") for s in targets]
         self.app.push_screen(SeatPicker("Catch whom? (a player with one card who has not "
