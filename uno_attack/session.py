@@ -66,6 +66,16 @@ class GameConfig:
     animate: bool = True
     forget_uno: float = 0.2  # how often a bot forgets to call UNO with its play
 
+    def check(self) -> None:
+        """Refuse a table no match can be played at: the seats, the people in them, the
+        options for that many players."""
+        if not 2 <= self.players <= 10:
+            raise UnoAttackError(f"--players {self.players}: must be 2 to 10")
+        if len(self.humans) > self.players:
+            raise UnoAttackError(f"--humans names {len(self.humans)} people but there are "
+                                 f"only {self.players} seats (--players)")
+        self.options.check_players(self.players, where="--option")
+
 
 class Human:
     """A seat played by a person at the keyboard: the screens choose for it."""
@@ -98,11 +108,7 @@ class Session:
 
     def __init__(self, config: GameConfig, *, launcher: Launcher | None = None) -> None:
         self.config = config
-        if not 2 <= config.players <= 10:
-            raise UnoAttackError(f"--players {config.players}: must be 2 to 10")
-        if len(config.humans) > config.players:
-            raise UnoAttackError(f"--humans names {len(config.humans)} people but there are "
-                                 f"only {config.players} seats (--players)")
+        config.check()
         names = list(config.humans)
         bot_names = [n for n in BOT_NAMES if n not in names]
         names += bot_names[: config.players - len(names)]

@@ -178,7 +178,7 @@ def test_play_says_on_stderr_that_it_did_not_record(tmp_path: Path) -> None:
     db.write_bytes(b"garbage" * 1000)
     env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path),
                TERM="xterm-256color")
-    game = PtyGame(["--db", str(db), "--bot-delay", "0", "--seed", "1"], env)
+    game = PtyGame(["--quick", "--db", str(db), "--bot-delay", "0", "--seed", "1"], env)
     try:
         game.wait_for(b"Your hand")
         game.send("q")

@@ -40,7 +40,7 @@ sys.exit(main(["play", *sys.argv[2:]]))
 def test_a_crash_of_the_game_exits_non_zero_and_closes_the_launcher(tmp_path: Path) -> None:
     marker = tmp_path / "closed"
     save = tmp_path / "game.json"
-    game = PtyGame([str(marker), "--save", str(save), "--bot-delay", "0", "--seed", "2",
+    game = PtyGame([str(marker), "--quick", "--save", str(save), "--bot-delay", "0", "--seed", "2",
                     "--players", "2", "--humans", "Ann"], game_env(tmp_path),
                    command=("-c", CRASHING))
     try:

@@ -28,7 +28,8 @@ def _actions(path: Path) -> int:
 
 def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
     save = tmp_path / "state" / "uno-attack" / "game.json"  # the documented default path
-    game = PtyGame(["--seed", "5", "--bot-delay", "0", "--no-animation"], game_env(tmp_path))
+    game = PtyGame(["--quick", "--seed", "5", "--bot-delay", "0", "--no-animation"],
+                   game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")
         deadline = time.monotonic() + 20
@@ -66,7 +67,7 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
 
 def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    first = PtyGame(["--seed", "9", "--bot-delay", "0", "--save", str(save)],
+    first = PtyGame(["--quick", "--seed", "9", "--bot-delay", "0", "--save", str(save)],
                     game_env(tmp_path))
     try:
         first.wait_for(b"Your hand")
@@ -86,7 +87,7 @@ def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
 
 def test_sigterm_ends_the_game_cleanly_and_keeps_it(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    game = PtyGame(["--seed", "4", "--bot-delay", "0", "--save", str(save),
+    game = PtyGame(["--quick", "--seed", "4", "--bot-delay", "0", "--save", str(save),
                     "--launcher", "gpio:emulated,scale=50"], game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")

@@ -16,6 +16,7 @@ from uno_attack.session import Session
 from uno_attack.tui.app import NewGame, UnoAttackApp
 from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.dialogs import HandoffScreen
+from uno_attack.tui.screens.newgame import NewGameScreen
 from uno_attack.tui.screens.pickers import ChoiceScreen
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.widgets.hand import CARD_W, GAP, HandView
@@ -143,7 +144,10 @@ def test_going_out_shows_the_scoreboard_and_the_match_winner(tmp_path: Path) -> 
         old = table(app)
         app.new_game = NewGame(old.session.config, lambda config: LocalTable(
             _dealt(Session(config))), next_seed=lambda: 5)
-        await pilot.press("enter")  # a new match
+        await pilot.press("enter")  # a new match: the new-game screen, as it was
+        await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        assert app.screen.query_one("#opt-match").value == "single"
+        await pilot.press("enter")  # Start
         await settle(pilot)
         assert table(app) is not old
         assert old.session.launcher.closed

@@ -18,6 +18,7 @@ from uno_attack.cli.play import build_app
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 from uno_attack.tui.screens.dialogs import SaveProblemScreen
+from uno_attack.tui.screens.newgame import NewGameScreen
 from uno_attack.tui.screens.start import StartScreen
 
 
@@ -93,7 +94,8 @@ def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
     """The save grows with each action until the file-size limit refuses it (EFBIG, as
     a full disk refuses with ENOSPC): the screen says so and the last save stays whole."""
     save = tmp_path / "game.json"
-    game = PtyGame(["--seed", "5", "--bot-delay", "0", "--no-animation", "--save", str(save),
+    game = PtyGame(["--quick", "--seed", "5", "--bot-delay", "0", "--no-animation", "--save",
+                    str(save),
                     "--launcher", "fixed:2"], game_env(tmp_path),
                    preexec=_file_size_limit(1500))
     try:
@@ -138,6 +140,9 @@ def test_a_new_game_asks_first_and_keeps_the_unfinished_one(tmp_path: Path) -> N
         summary = str(app.screen.query_one("#saved-summary").render())
         assert "round 1" in summary
         await pilot.press("n")
+        await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        assert save.read_text() == old  # still nothing written: the new game is chosen first
+        await pilot.press("enter")
         await settle(pilot)
         assert (tmp_path / "game.previous.json").read_text() == old
         assert load(save).meta["seed"] == 8
@@ -165,7 +170,7 @@ def test_a_stale_temp_file_is_cleaned_when_a_game_starts(tmp_path: Path) -> None
     save = tmp_path / "game.json"
     stale = tmp_path / ".game.json.4194303999.tmp"  # left by a writer killed with -9
     stale.write_text('{"name": ')
-    app = build_app(["--save", str(save), "--bot-delay", "0"])
+    app = build_app(["--quick", "--save", str(save), "--bot-delay", "0"])
     app.close_table()
     assert not stale.exists()
     assert load(save).steps == []

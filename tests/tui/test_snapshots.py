@@ -86,3 +86,11 @@ def test_start_screen_offers_the_unfinished_game(snap_compare: Any, tmp_path: Pa
     config = GameConfig(save=save)
     offer = SavedGameOffer(saved, resume=lambda: LocalTable(Session(config)))
     assert snap_compare(UnoAttackApp(offer=offer))
+
+
+def test_new_game_screen(snap_compare: Any, tmp_path: Path) -> None:
+    from uno_attack.cli.play import build_app
+
+    app = build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--seed", "1",
+                     "--preset", "party"])
+    assert snap_compare(app, terminal_size=(80, 24))

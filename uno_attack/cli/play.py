@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resume", action="store_true",
                         help="continue the saved game where it stopped (with the launcher "
                              "of --launcher: a saved game never chooses it)")
+    parser.add_argument("--quick", action="store_true",
+                        help="start at once with these arguments, without the new-game "
+                             "screen")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
@@ -63,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     """The game config and whether to resume, from command-line words."""
+    config, args = _config(argv)
+    return config, args.resume
+
+
+def _config(argv: list[str]) -> tuple[GameConfig, argparse.Namespace]:
     args = build_parser().parse_args(argv)
     humans = table_args.people(args, bots_only="none")
     shorthands: list[str] = []
@@ -81,17 +89,19 @@ def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
                         db=None if args.no_record else args.db or default_db_path(),
                         bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
-    return config, args.resume
+    config.check()  # before any screen opens
+    return config, args
 
 
 def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttackApp:
-    """The app for these command-line words (tests build it the same way): the game they
-    ask for, or with ``--resume`` the saved game.
+    """The app for these command-line words (tests build it the same way): the new-game
+    screen pre-filled with them, or with ``--quick`` the game at once, or with
+    ``--resume`` the saved game.
 
     Without ``--resume``, a saved game that was not finished is offered on the first
     screen: resume it, or start anew and keep it beside as ``game.previous.json``.
     """
-    config, resume = config_from_args(argv)
+    config, args = _config(argv)
     save = config.save
     assert save is not None
     launchers = [launcher] if launcher is not None else []
@@ -108,13 +118,15 @@ def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttack
         return LocalTable(Session.resume(config, launcher=launchers.pop() if launchers
                                          else None))
 
-    new_game = NewGame(config, open_table)
-    if resume:
+    new_game = NewGame(config, open_table, preset=args.preset, ask=not args.quick)
+    if args.resume:
         return UnoAttackApp(resume_saved(), new_game=new_game)
     unfinished = unfinished_game(save)
     if unfinished is not None:
         return UnoAttackApp(new_game=new_game, offer=SavedGameOffer(unfinished, resume_saved))
-    return UnoAttackApp(open_table(config), new_game=new_game)
+    if args.quick:
+        return UnoAttackApp(open_table(config), new_game=new_game)
+    return UnoAttackApp(new_game=new_game)
 
 
 def unfinished_game(save: Path) -> SavedGame | None:

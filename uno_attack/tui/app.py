@@ -2,9 +2,9 @@
 
 It holds no game: a :class:`~uno_attack.tui.control.TableControl` does (a local table
 whose flow runs in this app's event loop, or a hosted one). The app first offers an
-unfinished saved game (resume it, or start anew), opens the table screen over a table
-(running the table's loop as a worker), and a new match or the exit when the table
-screen is done.
+unfinished saved game (resume it, or start anew), opens the new-game screen when a match
+is to be chosen, the table screen over a table (running the table's loop as a worker),
+and a new match or the exit when the table screen is done.
 """
 
 from __future__ import annotations
@@ -20,16 +20,21 @@ from textual.worker import Worker
 from uno_attack.errors import UnoAttackError
 from uno_attack.session import GameConfig
 from uno_attack.tui.control import TableControl
+from uno_attack.tui.screens.newgame import NewGameScreen
 from uno_attack.tui.screens.start import SavedGameOffer, StartScreen
 from uno_attack.tui.screens.table import TableScreen
 
 
 @dataclass
 class NewGame:
-    """How this app starts a match: ``open`` deals one as ``config`` says."""
+    """How this app starts a match: the new-game screen pre-filled with ``config`` (and
+    ``preset``, the preset the command line named; ``ask=False``: no screen, as with
+    ``--quick``), and ``open`` to deal it."""
 
     config: GameConfig
     open: Callable[[GameConfig], TableControl]
+    preset: str | None = None
+    ask: bool = True
     #: the seed of each later match (the same people and rules, a new deal)
     next_seed: Callable[[], int] = field(default=lambda: random.randrange(1_000_000))
 
@@ -38,7 +43,7 @@ class UnoAttackApp(App[None]):
     """UNO Attack at the terminal: the table and its dialogs.
 
     With ``table``, that table opens at once; with ``offer``, the first screen asks
-    whether to resume an unfinished game; else ``new_game`` deals one. Without
+    whether to resume an unfinished game; else ``new_game`` asks for a match. Without
     ``new_game``, "New match" on the last scoreboard quits. ``start_error`` is why a game
     could not start (a save, path or launcher that cannot be used: exit status 2).
     """
@@ -76,8 +81,19 @@ class UnoAttackApp(App[None]):
         new_game = self.new_game
         if new_game is None:
             self.exit()
+        elif new_game.ask:
+            self.push_screen(NewGameScreen(new_game.config, preset=new_game.preset),
+                             self._new_game_chosen)
+        else:
+            await self._start(lambda: new_game.open(new_game.config))
+
+    async def _new_game_chosen(self, config: GameConfig | None) -> None:
+        new_game = self.new_game
+        if config is None or new_game is None:
+            self.exit()
             return
-        await self._start(lambda: new_game.open(new_game.config))
+        new_game.config = config
+        await self._start(lambda: new_game.open(config))
 
     async def _start(self, open_table: Callable[[], TableControl]) -> None:
         try:
