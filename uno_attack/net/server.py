@@ -161,7 +161,8 @@ class TableServer:
         known, player = self.who(request.query.get("token"))
         if not known:
             return web.Response(status=403)
-        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=HEARTBEAT_SECONDS)
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=HEARTBEAT_SECONDS,
+                                   decode_text=False)  # bad UTF-8 gets an error, not a close
         await ws.prepare(request)
         conn = Connection(ws, player, request.remote or "?")
         conn.hello = self._hello(player)
@@ -226,14 +227,17 @@ class TableServer:
         else:
             self._message(conn, msg.data)
 
-    def _message(self, conn: Connection, text: str) -> None:
-        size = len(text.encode())
+    def _message(self, conn: Connection, data: bytes) -> None:
+        size = len(data)
         if size > MAX_MESSAGE_BYTES:
             conn.error(f"message too long: {size} bytes, at most {MAX_MESSAGE_BYTES}; "
                        "it was ignored")
             return
         try:
-            message = json.loads(text)
+            message = json.loads(data.decode())
+        except UnicodeDecodeError:
+            conn.error("not understood: a text frame must be UTF-8")
+            return
         except (ValueError, RecursionError):  # nesting deep enough to exhaust the parser
             conn.error("not understood: not a JSON object")
             return
