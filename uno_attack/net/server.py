@@ -30,7 +30,7 @@ MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
 #: A frame above this is dropped by aiohttp with the connection (protects memory); any
 #: message between MAX_MESSAGE_BYTES and this gets an ``error`` and the connection stays.
-MAX_FRAME_BYTES = 1 << 20
+MAX_FRAME_BYTES = 16 << 20
 #: Messages of one connection waiting for a press to be fired; past this it is closed.
 MAX_WAITING = 2000
 #: Messages waiting for a connection that does not read them; past this it is closed (it
