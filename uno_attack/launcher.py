@@ -137,6 +137,27 @@ class Launcher(ABC):
     def _close(self) -> None:  # noqa: B027 - a backend without devices has nothing to release
         """Release the backend's devices; called once by :meth:`close`."""
 
+    # -- the lean path of self-play -----------------------------------------------
+    def fire(self, *, available: int | None = None) -> int:
+        """Press once and give only how many cards came out: self-play keeps no
+        :class:`PressResult`. A count that is not known raises :class:`LauncherError`, as
+        bots have nobody to ask. A backend may do this cheaper than :meth:`press`."""
+        result = self.press(available=available)
+        if not result.known:
+            raise LauncherError(f"{self.description}: lost count after {result.fired} "
+                                f"card(s) ({result.detail or result.status})")
+        return result.fired
+
+    def serve(self, count: int) -> None:
+        """Eject exactly ``count`` cards as classic's draw pile (VARIANTS.md A2) for
+        self-play: as :meth:`eject`, keeping no result; nothing for ``count`` < 1."""
+        if count < 1:
+            return
+        result = self.eject(count, available=count)
+        if not result.known:
+            raise LauncherError(f"{self.description}: lost count after {result.fired} "
+                                f"card(s) ({result.detail or result.status})")
+
     # -- shared behaviour ---------------------------------------------------------
     def close(self) -> None:
         if not self._closed:
@@ -257,6 +278,26 @@ def launcher_backends() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+#: Backend factories already loaded, by name: the entry points are read once per process
+#: (reading them costs more than a whole simulated round).
+_factories: dict[str, LauncherFactory] = {}
+
+
+def _factory(spec: str, name: str) -> LauncherFactory:
+    factory = _factories.get(name)
+    if factory is not None:
+        return factory
+    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not matches:
+        known = ", ".join(sorted(launcher_backends()))
+        raise LauncherError(f"unknown launcher {spec!r} (backends: {known})")
+    try:
+        factory = _factories[name] = matches[0].load()
+    except ImportError as exc:
+        raise LauncherError(f"launcher {spec!r} is not available here: {exc}") from None
+    return factory
+
+
 def open_launcher(
     spec: str = DEFAULT_SPEC,
     *,
@@ -267,12 +308,5 @@ def open_launcher(
     """Open the launcher a spec names: ``sim``, ``sim:gentle``, ``fixed:1``, ``gpio``,
     ``gpio:emulated``, ``serial:/dev/ttyACM0``, ``serial:emulated`` …"""
     name, sep, arg = spec.partition(":")
-    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
-    if not matches:
-        known = ", ".join(sorted(launcher_backends()))
-        raise LauncherError(f"unknown launcher {spec!r} (backends: {known})")
-    try:
-        factory: LauncherFactory = matches[0].load()
-    except ImportError as exc:
-        raise LauncherError(f"launcher {spec!r} is not available here: {exc}") from None
+    factory = _factory(spec, name)
     return factory(arg if sep else None, LauncherSettings(seed=seed, policy=policy, config=config))

@@ -7,7 +7,9 @@ transcript (the saved game) and, given a journal path, rewrites that file atomic
 after every action, so a crash loses nothing.
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
-:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`.
+:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`. A table that keeps
+nothing of its actions (``recording=False``, no journal, no ``on_event``: statistics only)
+plays its rounds on a lean loop: the same moves, without an event or a record per action.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
-from uno_attack.engine import Applied, Round
+from uno_attack.engine import Applied, Phase, Round
 from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
 from uno_attack.penalties import Owed, Unit, Why
@@ -141,6 +143,13 @@ def _and(words: Sequence[str] | object) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+_OVER, _PRESS, _DRAW = Phase.OVER, Verb.PRESS, Verb.DRAW  # looked up once for the lean loop
+
+
+def _too_long(max_actions: int) -> RoundTooLong:
+    return RoundTooLong(f"the round did not end within {max_actions} actions")
+
+
 def reaction_order(game: Round) -> list[int]:
     """Who may act out of turn now, in the order they are asked: every seat in seat order
     from the player who forgot UNO (who may remember last) or, with no UNO window open,
@@ -163,6 +172,8 @@ class Table:
     journal: Path | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
+    recording: bool = True  # write each action into the record (statistics need not)
+    actions: int = 0      # actions applied
     takes: int = 0        # presses (or draws) made
     cards_taken: int = 0  # cards they brought in
 
@@ -236,7 +247,6 @@ class Table:
                                                  f"not {fired!r}")
             applied = _named(Applied, game.push(action, fired=fired,
                                                 shuffle=self.reload_rng.shuffle))
-            self.record.fires.append(fired)
             self.takes += 1
         elif verb is Verb.DRAW:
             if press is None and eject:
@@ -245,10 +255,10 @@ class Table:
             self.takes += 1
         else:
             applied = _named(Applied, game.push(action))  # checked above
+        self.actions += 1
         self.cards_taken += len(applied.gained)
-        if applied.reloads:
-            self.record.reloads = [*(self.record.reloads or []), *map(list, applied.reloads)]
-        self.record.steps.append(ActionStep(action))
+        if self.recording:
+            self._write(action, fired, applied.reloads)
         event = TableEvent(applied, game.rules, press, self.names)
         self.events.append(event)
         if self.journal is not None:
@@ -256,6 +266,16 @@ class Table:
         if self.on_event is not None:
             self.on_event(event)
         return event
+
+    def _write(self, action: Action, fired: int | None,
+               reloads: tuple[tuple[Card, ...], ...]) -> None:
+        """Record an action in the transcript: its step, a press's count, its reloads."""
+        record = self.record
+        if action.verb is Verb.PRESS:
+            record.fires.append(fired)  # type: ignore[arg-type]
+        if reloads:
+            record.reloads = [*(record.reloads or []), *map(list, reloads)]
+        record.steps.append(ActionStep(action))
 
     def bot_turn(self) -> TableEvent | None:
         """Let the seat to act choose and act, if its player chooses by itself."""
@@ -274,19 +294,17 @@ class Table:
         The seats are asked in :func:`reaction_order`; the first action counts (a catch or
         call closes the window, a jump-in takes the turn).
         """
-        for seat in reaction_order(self.game):
-            if seat == exclude:
-                continue
-            action = self.players[seat].react(self.game, seat)
-            if action is not None and self.game.is_legal(action):
-                return [self.perform(action)]
-        return []
+        action = self._first_reaction(exclude=exclude)
+        return [] if action is None else [self.perform(action)]
 
     def play_round(self, *, max_actions: int = 100_000) -> RoundResult:
-        """Play to the end with every seat choosing by itself (bots)."""
+        """Play to the end with every seat choosing by itself (bots): each turn, then the
+        first out-of-turn action the others take (:meth:`bot_reactions`)."""
+        if not self.recording and self.journal is None and self.on_event is None:
+            self._play_lean(max_actions)
         while not self.game.over:
-            if len(self.record.steps) >= max_actions:
-                raise RoundTooLong(f"the round did not end within {max_actions} actions")
+            if self.actions >= max_actions:
+                raise _too_long(max_actions)
             event = self.bot_turn()
             assert event is not None
             if self.game.reactions_open():
@@ -294,3 +312,62 @@ class Table:
         result = self.result
         assert result is not None
         return result
+
+    def _play_lean(self, max_actions: int) -> None:
+        """:meth:`play_round`'s moves, made without a :class:`TableEvent`, a record or a
+        :class:`PressResult` per action: an action handed back from the legal list goes to
+        the engine's unchecked ``push``, any other is checked first. Everything is looked
+        up once, outside the loop."""
+        game, players, launcher = self.game, self.players, self.launcher
+        choosers = [player.choose for player in players]
+        legal_actions, push, reactions_open = game.legal_actions, game.push, game.reactions_open
+        shuffle = self.reload_rng.shuffle
+        fire, serve = launcher.fire, launcher.serve
+        actions, takes, taken = self.actions, self.takes, self.cards_taken
+        reaction: Action | None = None  # an out-of-turn action to make before the next turn
+        try:
+            while game.phase is not _OVER:
+                in_turn = reaction is None
+                if in_turn:
+                    if actions >= max_actions:
+                        raise _too_long(max_actions)
+                    seat = game.to_act
+                    legal = legal_actions()
+                    action = choosers[seat](game, seat, legal)  # type: ignore[index, arg-type]
+                    for offered in legal:  # by identity: no allocation, no __eq__
+                        if offered is action:
+                            break
+                    else:
+                        reason = game.illegal_reason(action)
+                        if reason is not None:
+                            raise IllegalActionError(action, reason)
+                else:
+                    action, reaction = reaction, None
+                verb = action.verb
+                if verb is _PRESS:
+                    stock = game.stock
+                    fired = fire(available=len(stock) if stock else len(game.discard) - 1)
+                    raw = push(action, fired=fired, shuffle=shuffle)
+                    takes += 1
+                elif verb is _DRAW:
+                    serve(game.draw_size())
+                    raw = push(action, shuffle=shuffle)
+                    takes += 1
+                else:
+                    raw = push(action)
+                actions += 1
+                taken += len(raw[2])
+                if in_turn and reactions_open():
+                    reaction = self._first_reaction(exclude=action.seat)
+        finally:
+            self.actions, self.takes, self.cards_taken = actions, takes, taken
+
+    def _first_reaction(self, *, exclude: int | None) -> Action | None:
+        """The first legal out-of-turn action of a seat but ``exclude``, not yet made."""
+        game = self.game
+        for seat in reaction_order(game):
+            if seat != exclude:
+                action = self.players[seat].react(game, seat)
+                if action is not None and game.is_legal(action):
+                    return action
+        return None

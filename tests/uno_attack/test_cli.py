@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +17,31 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "transcripts"
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "uno_attack", *args], capture_output=True,
                           text=True, timeout=120, cwd=cwd)
+
+
+def run_with_terminal_stderr(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command with its stderr on a pseudo-terminal (as in a shell) and its stdout
+    piped; what the terminal showed comes back as ``stderr``."""
+    main, terminal = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"}
+    with subprocess.Popen([sys.executable, "-m", "uno_attack", *args], stdout=subprocess.PIPE,
+                          stderr=terminal, stdin=subprocess.DEVNULL, env=env) as child:
+        os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal closed with the command
+                break
+            if not chunk:
+                break
+            shown += chunk
+        assert child.stdout is not None
+        out = child.stdout.read()
+        returncode = child.wait(timeout=120)
+    os.close(main)
+    return subprocess.CompletedProcess(child.args, returncode, out.decode(),
+                                       shown.decode(errors="replace"))
 
 
 def test_help_lists_commands() -> None:
@@ -110,9 +137,12 @@ class TestSimulate:
         assert first.stdout == second.stdout
         data = json.loads(first.stdout)
         assert set(data) == {"games", "actions", "presses", "cards_fired", "mean_actions",
-                             "wins"}
+                             "wins", "wins_by_kind"}
         assert set(data["wins"]) == {"basic", "random-1", "random-2"}
         assert sum(data["wins"].values()) == data["games"] == 20
+        wins = data["wins"]
+        assert data["wins_by_kind"] == {"basic": wins["basic"],
+                                        "random": wins["random-1"] + wins["random-2"]}
         assert data["mean_actions"] == pytest.approx(data["actions"] / 20, abs=1e-3)
 
     def test_saved_rounds_replay(self, tmp_path: Path) -> None:
@@ -143,7 +173,57 @@ class TestSimulate:
         replayed = run("replay", *files)
         assert replayed.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
 
+    def test_workers_change_nothing_in_the_output_or_the_saved_rounds(
+            self, tmp_path: Path) -> None:
+        args = ("simulate", "--games", "40", "--players", "3", "--bots", "basic,random,random",
+                "--seed", "11", "--option", "jump_in=any")
+        one, two = tmp_path / "one", tmp_path / "two"
+        alone = run(*args, "--workers", "1", "--save", str(one))
+        spread = run(*args, "--workers", "2", "--save", str(two))
+        assert alone.returncode == spread.returncode == 0, spread.stderr
+        assert alone.stdout == spread.stdout
+        assert "wins by kind" in alone.stdout
+        saved = sorted(p.name for p in one.iterdir())
+        assert saved == sorted(p.name for p in two.iterdir())
+        assert len(saved) == 40
+        assert all((one / name).read_bytes() == (two / name).read_bytes() for name in saved)
+        assert alone.stderr == spread.stderr == ""  # piped: no progress bar
+
+    @pytest.mark.parametrize("workers", ["1", "2"])
+    def test_a_progress_bar_on_a_terminal_only(self, workers: str) -> None:
+        args = ("simulate", "--games", "120", "--bots", "random", "--seed", "5",
+                "--workers", workers)
+        shown = run_with_terminal_stderr(*args)
+        assert shown.returncode == 0
+        assert "rounds" in shown.stderr
+        assert "120/120" in shown.stderr  # the bar ends full
+        assert shown.stdout == run(*args).stdout  # and the output is the same
+        quiet = run_with_terminal_stderr(*args, "--json")
+        assert quiet.returncode == 0
+        assert quiet.stderr == ""
+        assert json.loads(quiet.stdout)["games"] == 120
+
+    def test_a_list_of_kinds_counts_each_kind_and_sets_the_players(self) -> None:
+        result = run("simulate", "--games", "30", "--bots", "basic,random", "--seed", "2",
+                     "--json")
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+        assert list(data["wins"]) == ["basic-1", "random-2"]  # two seats, from the list
+        assert data["wins_by_kind"] == {"basic": data["wins"]["basic-1"],
+                                        "random": data["wins"]["random-2"]}
+        text = run("simulate", "--games", "30", "--bots", "basic,random", "--seed", "2")
+        by_kind = text.stdout.split("wins by kind\n")[1].split()
+        assert by_kind == [word for kind, won in data["wins_by_kind"].items()
+                           for word in (kind, str(won), f"{100 * won / 30:.1f}", "%")]
+
     @pytest.mark.parametrize(("args", "fragment"), [
+        (("--bots", "smart2,basic", "--players", "2"),
+         "--bots smart2,basic: unknown bot kind 'smart2' (known: random, basic"),
+        (("--bots", "basic,random", "--players", "3"), "2 kinds for 3 players"),
+        (("--workers", "0"), "--workers 0: must be a whole number from 1 to 256"),
+        (("--workers", "two"), "--workers two: must be a whole number from 1 to 256"),
+        (("--workers", "-2"), "--workers -2: must be a whole number"),
+        (("--workers", "1000"), "--workers 1000: must be a whole number from 1 to 256"),
         (("--option", "stacking=true"), "option 'stacking' = 'true': expected one of off"),
         (("--option", "stackin=up"), "unknown option 'stackin'"),
         (("--option", "rounds=3"), "option 'rounds' = 3: only with match = net"),

@@ -56,7 +56,7 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
 
     args = build_parser().parse_args(argv)
     humans = table_args.people(args)
-    shorthands = []
+    shorthands: list[str] = []
     if args.match is not None:
         shorthands.append(f"match={args.match}")
     if args.target is not None:
