@@ -1368,6 +1368,43 @@ async def test_three_people_play_two_rounds_and_every_message_keeps_the_rules(
             assert c.problems == []
 
 
+async def test_a_seat_that_may_jump_in_has_it_in_legal_and_may_make_it(
+        tmp_path: Path) -> None:
+    """``legal`` holds a seat's out-of-turn actions (NETWORK.md): with ``jump_in =
+    numbers`` (VARIANTS.md B2), every seat but the one to act that holds the top card's
+    twin may play it, the one who played it too (E13), and the jump-in is made."""
+    with running(tmp_path, "--players", "3", "--humans", "Ann,Bob,Cy", "--launcher",
+                 "fixed:1", "--seed", "2", "--bot-delay", "0", "--catch-delay", "0",
+                 "--round-pause", "0.2", "--option", "jump_in=numbers") as host:
+        async with client(host) as c:
+            t = await c.table()
+            for _ in range(300):
+                actor = await t.to_act()
+                v = actor.view
+                plain = not v["owed"] and v["color"] is not None and v["top"][1:].isdigit()
+                jumpers = []
+                for seat, conn in t.seats.items():
+                    if seat != v["turn"]:
+                        may = plain and v["top"] in conn.view["hand"]
+                        assert set(conn.view["legal"]) - {"uno", *(
+                            f"catch {s}" for s in range(3))} == ({f"play {v['top']}"}
+                                                                 if may else set())
+                        if may:
+                            jumpers.append(conn)
+                if jumpers:
+                    break
+                numbers = [a for a in v["legal"] if a.startswith("play") and a[6:].isdigit()]
+                await t.move(actor, numbers[0] if numbers and len(v["hand"]) > 2 else None)
+            assert jumpers, "no seat ever held the top card's twin"
+            jumper = jumpers[0]
+            before = jumper.view
+            after = await t.move(jumper, f"play {before['top']}")
+            assert len(after["hand"]) == len(before["hand"]) - 1
+            step = 1 if after["direction"] == "clockwise" else -1
+            assert after["turn"] == (jumper.seat + step) % 3  # on from the jumper
+            assert c.problems == []
+
+
 async def round_is_over(t: Table, totals: list[int]) -> list[int]:
     """The round is over: nothing is legal, every act is refused and changes nothing, and
     the winner scored the others' hands (RULES.md 8, points). Returns the new totals."""
