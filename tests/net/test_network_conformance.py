@@ -507,10 +507,11 @@ class Client:
         self.changed = asyncio.Event()
 
     async def open(self, token: str, *, seat: int | None, label: str = "",
-                   address: str = "127.0.0.1") -> Conn:
-        """A connection that has had its ``hello`` and first ``view``."""
+                   address: str = "127.0.0.1", compress: int = 0) -> Conn:
+        """A connection that has had its ``hello`` and first ``view`` (``compress``: the
+        window bits of permessage-deflate, as browsers and most clients offer it)."""
         ws = await self.session.ws_connect(self.host.ws(token, address), autoclose=False,
-                                           max_msg_size=0, heartbeat=None)
+                                           max_msg_size=0, heartbeat=None, compress=compress)
         conn = Conn(label or ("watch" if seat is None else f"seat {seat}"), ws, seat=seat,
                     on_message=self.changed.set)
         self.conns.append(conn)
@@ -902,6 +903,24 @@ async def test_a_message_of_4096_bytes_is_read_and_one_byte_more_is_refused(
             v = await actor.next("view", mark, lambda v, b=before: game(v) != game(b))
             assert v["seq"] == before["seq"] + 1
             assert not actor.of("error", mark)
+        assert c.problems == []
+
+
+async def test_a_compressed_socket_is_held_to_the_same_limits(lobby: HostProcess) -> None:
+    """With permessage-deflate the limit is on the message, not on the compressed frame."""
+    async with client(lobby) as c:
+        t = await c.table()
+        actor = await t.to_act()
+        deflated = await c.open(lobby.seats[actor.seat].token, seat=actor.seat,
+                                label="deflate", compress=15)
+        assert deflated.ws.compress == 15
+        before = deflated.view
+        for text in (padded("press", 4097), " " * (10 << 20)):  # 10 MiB in a few KiB
+            mark = await deflated.send_str(text)
+            await deflated.next("error", mark, timeout=20)
+        assert deflated.view is before
+        mark = await deflated.send_str(padded(moving_on(before["legal"]), 4096))
+        await deflated.next("view", mark, lambda v: game(v) != game(before))
         assert c.problems == []
 
 
