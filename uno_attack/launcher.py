@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from sim_launcher.policies import BurstPolicy, PolicyError, make_policy
+from sim_launcher.world import DispenserWorld
 from uno_attack.config import user_policy_tables
 from uno_attack.errors import LauncherError
 
@@ -95,6 +96,10 @@ class Ejector(Protocol):
         """
         ...
 
+    def stop(self) -> None:
+        """Stop an eject in progress, from another thread (it then reports ``stopped``)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -106,8 +111,11 @@ class Launcher(ABC):
 
     Like a gpiozero device: ``close()`` is idempotent, ``closed`` tells, and a launcher
     is a context manager. ``when_button_pressed`` is called (from any thread) when the
-    hardware's big button is pushed; ``wait_for_button`` is its blocking twin.
+    hardware's big button is pushed; ``wait_for_button`` is its blocking twin;
+    ``has_button`` says whether there is such a button at all (a dispenser has one).
     """
+
+    has_button = False
 
     def __init__(self) -> None:
         self._closed = False
@@ -209,15 +217,20 @@ class Launcher(ABC):
 class PolicyLauncher(Launcher):
     """A launcher made of a seeded ejection policy and an ejector.
 
-    Every backend is one of these with its own ejector: ideal (simulated), a GPIO motor
-    and break-beam, or a board over serial.
+    The simulated, GPIO and serial backends are each one of these, with their own
+    ejector: ideal, a GPIO motor and break-beam, or a board over serial. (The scripted
+    launcher is not: it fires the counts of a transcript, with no policy.) ``world`` is
+    the emulated dispenser behind an emulated one, where a test or the standalone
+    daemon can push its button.
     """
 
-    def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str) -> None:
+    def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str,
+                 world: DispenserWorld | None = None) -> None:
         super().__init__()
         self.policy = policy
         self.ejector = ejector
         self.name = name
+        self.world = world
         self._lock = threading.Lock()
 
     @property
@@ -249,6 +262,10 @@ class PolicyLauncher(Launcher):
             fired=result.count, asked=count, status=result.status,
             tension=self.policy.tension, detail=result.detail,
         )
+
+    def stop(self) -> None:
+        """Stop an eject in progress, from any thread (a signal handler, a quit key)."""
+        self.ejector.stop()
 
     def _close(self) -> None:
         self.ejector.close()

@@ -11,6 +11,11 @@ Who plays is a line-up of bot kinds (:func:`line_up`): ``random``, ``basic`` or 
 ``random``); or a list ``KIND,KIND,...`` with one kind per seat. A list (and ``mixed``)
 rotates: round ``i`` seats the line-up rotated by ``i``, player ``j`` of the list at seat
 ``(j + i) mod players``, so every kind plays from every seat equally often.
+
+Every round is the first round of a match under the given options, played and saved as
+such: ``first_dealer`` chooses its dealer (drawn, random or a seat), and ``match`` and
+``target`` score it (``lowest`` adds each player's own hand; a ``points`` round that
+reaches the target ends its match). ``next_dealer`` has nothing to choose.
 """
 
 from __future__ import annotations
@@ -18,14 +23,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from uno_attack.bots import BOT_KINDS, make_bot
 from uno_attack.errors import UnoAttackError
+from uno_attack.journal import SaveError, clean_stale_temps
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
-from uno_attack.options import OPTION_SPECS, Options
+from uno_attack.options import Options
 from uno_attack.table import Table
 
 #: More worker processes than this is a typo, not a machine.
@@ -125,8 +131,7 @@ class Run:
         """Play rounds ``first … stop - 1``; ``on_round(done)`` after each."""
         seats, rotates = line_up(self.bots, self.players)
         players, seed = self.players, self.seed
-        options = replace(self.options, match="single", first_dealer="random",
-                          rounds=OPTION_SPECS["rounds"].default)
+        options = self.options
         stats = self.stats()
         for i in range(first, stop):
             shift = i % players if rotates else 0
@@ -146,10 +151,22 @@ class Run:
             if self.save_dir is not None:
                 record.name = (f"self-play round {i + 1} of seed {seed}: "
                                f"{', '.join(s.name for s in seated)}")
-                record.save(self.save_dir / f"round-{i + 1:05d}.json")
+                path = self.save_dir / f"round-{i + 1:05d}.json"
+                try:
+                    record.save(path)
+                except OSError as exc:
+                    raise SaveError(str(path), f"cannot write: {exc.strerror or exc}") from None
             if on_round is not None:
                 on_round(i + 1 - first)
         return stats
+
+
+def check_run(players: int, bots: str, options: Options, policy: str) -> None:
+    """Refuse, before anything is played or written, a run that cannot deal its first
+    round (a dealer seat beyond the table, hands too big for the deck) or has no such
+    ejection policy: :class:`~uno_attack.errors.UnoAttackError` names what is wrong."""
+    Match([seat.name for seat in line_up(bots, players)[0]], options).deal_round()
+    open_launcher("sim", policy=policy).close()
 
 
 def simulate(
@@ -170,6 +187,8 @@ def simulate(
     if not 1 <= workers <= MAX_WORKERS:
         raise UnoAttackError(f"workers = {workers}: must be 1 to {MAX_WORKERS}")
     run = Run(players, bots, seed, policy, options or Options(), save_dir)
+    if save_dir is not None:
+        clean_stale_temps(save_dir)  # of a run killed mid-write
     if workers == 1 or games < 2:
         return run.play(0, games, on_progress)
     return _play_in_workers(run, games, workers, on_progress)

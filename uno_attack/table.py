@@ -3,8 +3,9 @@
 The table asks whose move it is, gets it from that seat's player, applies it to the
 engine and, when the engine needs a press outcome, asks the launcher. What an action did
 is the engine's answer (:class:`~uno_attack.engine.Applied`): the table records it in a
-transcript (the saved game) and, given a journal path, rewrites that file atomically
-after every action, so a crash loses nothing.
+transcript (the saved game) and, given a journal, rewrites that file atomically after
+every action, so a crash loses nothing (a write that fails is kept in the journal for
+the front end to show; the game goes on).
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
 :meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`. A table that keeps
@@ -17,18 +18,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
 from uno_attack.engine import Applied, Phase, Round
 from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
+from uno_attack.journal import Journal
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
 from uno_attack.penalties import Owed, Unit, Why
 from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
+from uno_attack.wording import as_object, count, possessive, verb_for
 
 _named = tuple.__new__  # Applied from push's plain tuple, without _make's length check
 
@@ -84,20 +86,20 @@ class TableEvent:
             if a.color is not None:
                 text += f", naming {a.color}"
             if a.target is not None:
-                text += f", trading hands with {self._name(a.target)}"
+                text += f", trading hands with {as_object(self._name(a.target))}"
             return text + (" and called UNO!" if a.uno else "")
         if a.verb is Verb.PRESS:
             text = f"{who} pressed the launcher"
             if self.reloaded:
-                text += f" (reloaded with {self.reloaded} cards)"
+                text += f" (reloaded with {count(self.reloaded, 'card')})"
             n = len(self.fired)
-            text += ": nothing fired" if n == 0 else f": {n} card{'s' if n != 1 else ''} fired!"
+            text += ": nothing fired" if n == 0 else f": {count(n, 'card')} fired!"
             if self.press is not None and self.press.status not in (EjectStatus.OK,):
                 text += f" [{self.press.status}]"
             return text
         if a.verb is Verb.DRAW:
             n = len(self.fired)
-            text = f"{who} drew {n} card{'s' if n != 1 else ''}"
+            text = f"{who} drew {count(n, 'card')}"
             return text + (f" (the pile was reloaded with {self.reloaded})"
                            if self.reloaded else "")
         owed = self.applied.owed
@@ -105,11 +107,14 @@ class TableEvent:
             other = self._name(a.target)
             first = owed[0]
             if first.cause.why is Why.FALSE_CATCH:
-                return f"{who} falsely caught {other}: {who} {_penalty(who, first)}"
-            return f"{who} caught {other} without UNO: {other} {_penalty(other, first)}"
+                return (f"{who} falsely caught {as_object(other)}: {as_object(who)} "
+                        f"{_penalty(who, first)}")
+            return (f"{who} caught {as_object(other)} without UNO: {as_object(other)} "
+                    f"{_penalty(other, first)}")
         if a.verb is Verb.UNO:
             if owed and owed[0].cause.why is Why.FALSE_UNO and owed[0].cause.by == a.seat:
-                return f"{who} called UNO falsely: {who} {_penalty(who, owed[0])}"
+                return (f"{who} called UNO falsely: {as_object(who)} "
+                        f"{_penalty(who, owed[0])}")
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
             return f"{who} named {a.color} for the starter"
@@ -118,10 +123,10 @@ class TableEvent:
             assert revealed is not None
             bluffer = self._name(revealed[0])
             if owed[0].seat == a.seat:
-                return (f"{who} challenged {bluffer}'s Wild Draw Four, which was fair: "
-                        f"{who} {_penalty(who, owed[0])}")
-            return (f"{who} challenged {bluffer}'s Wild Draw Four, a bluff: {bluffer} "
-                    f"{_penalty(bluffer, owed[0])}")
+                return (f"{who} challenged {possessive(bluffer)} Wild Draw Four, which was "
+                        f"fair: {as_object(who)} {_penalty(who, owed[0])}")
+            return (f"{who} challenged {possessive(bluffer)} Wild Draw Four, a bluff: "
+                    f"{as_object(bluffer)} {_penalty(bluffer, owed[0])}")
         if a.verb is Verb.OUT:
             hand = _and(self.rules.card_name(c) for c in self.applied.played)
             return f"{who} went out with {hand}"
@@ -129,13 +134,11 @@ class TableEvent:
 
 
 def _penalty(name: str, owed: Owed) -> str:
-    """``presses twice``, ``press 3 times`` (for "You"), ``draws 2 cards``."""
+    """``owes 2 presses`` (``owe`` for you), ``draws 2 cards``."""
     n = owed.count
-    verb = str(owed.unit) if name == "You" else (
-        "presses" if owed.unit is Unit.PRESS else "draws")
     if owed.unit is Unit.DRAW:
-        return f"{verb} {n} card{'s' if n != 1 else ''}"
-    return f"{verb} {'twice' if n == 2 else 'once' if n == 1 else f'{n} times'}"
+        return f"{verb_for(name, 'draws', 'draw')} {count(n, 'card')}"
+    return f"{verb_for(name, 'owes', 'owe')} {count(n, 'press', 'presses')}"
 
 
 def _and(words: Sequence[str] | object) -> str:
@@ -169,7 +172,7 @@ class Table:
     launcher: Launcher
     record: Transcript
     reload_rng: random.Random = field(default_factory=random.Random)
-    journal: Path | None = None
+    journal: Journal | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
     recording: bool = True  # write each action into the record (statistics need not)
@@ -179,8 +182,11 @@ class Table:
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
+        self._save()
+
+    def _save(self) -> None:
         if self.journal is not None:
-            self.record.save(self.journal)
+            self.journal.write(self.record.dumps())
 
     # -- state ---------------------------------------------------------------------
     @property
@@ -261,8 +267,7 @@ class Table:
             self._write(action, fired, applied.reloads)
         event = TableEvent(applied, game.rules, press, self.names)
         self.events.append(event)
-        if self.journal is not None:
-            self.record.save(self.journal)
+        self._save()
         if self.on_event is not None:
             self.on_event(event)
         return event

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from uno_attack.replay import replay
+from uno_attack.transcript import load
+
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "transcripts"
 
 
@@ -156,6 +159,33 @@ class TestSimulate:
         assert replayed.returncode == 0, replayed.stdout
         assert replayed.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
+    def test_first_dealer_deals_every_round(self, tmp_path: Path) -> None:
+        result = run("simulate", "--games", "6", "--players", "4", "--seed", "3",
+                     "--option", "first_dealer=1", "--save", str(tmp_path))
+        assert result.returncode == 0, result.stderr
+        rounds = [load(p) for p in sorted(tmp_path.glob("*.json"))]
+        assert [r.dealer for r in rounds] == [1] * 6
+        assert {r.options.first_dealer for r in rounds} == {1}
+        assert all(replay(r).passed for r in rounds)
+
+    def test_the_match_mode_scores_each_round_and_is_recorded(self, tmp_path: Path) -> None:
+        result = run("simulate", "--games", "4", "--players", "3", "--seed", "5",
+                     "--option", "match=lowest", "--option", "target=40",
+                     "--save", str(tmp_path))
+        assert result.returncode == 0, result.stderr
+        for path in sorted(tmp_path.glob("*.json")):
+            record = load(path)
+            assert (record.options.match, record.options.target) == ("lowest", 40)
+            played = replay(record)
+            assert played.passed, played.failure
+            game = played.round
+            result = record.score(game)
+            assert result is not None
+            # lowest: every player adds their own hand (RULES.md 8)
+            assert list(result.round_points) == [game.rules.hand_points(h) for h in game.hands]
+            if max(result.scores) >= 40:
+                assert result.match_winner is not None
+
     @pytest.mark.parametrize("rules", [("--option", "rules=classic"), ("--preset", "party"),
                                        ("--preset", "no-mercy", "--option", "rules=classic")])
     def test_rule_sets_and_presets_play_and_replay(self, tmp_path: Path,
@@ -165,7 +195,7 @@ class TestSimulate:
         assert result.returncode == 0, result.stderr
         files = sorted(str(p) for p in tmp_path.glob("*.json"))
         saved = json.loads(Path(files[0]).read_text())
-        assert saved["options"]["match"] == "single"
+        assert "match" not in saved["options"]  # the default points match, as asked
         if "party" in rules:
             assert saved["options"]["stacking"] == "up"  # the options the preset expands to
         if "rules=classic" in rules:
@@ -233,13 +263,35 @@ class TestSimulate:
         (("--players", "3", "--option", "teams=2"), "option 'teams' = 2: 3 players"),
         (("--option", "target=-5"), "option 'target' = '-5'"),
         (("--policy", "wild"), "unknown policy 'wild'"),
+        (("--option", "first_dealer=9"), "option 'first_dealer' = 9: no such seat among 4"),
+        (("--option", "hand_size=40"), "option 'hand_size' = 40"),
+        (("--option", "next_dealer=left"), "--option next_dealer: every simulated round"),
+        (("--seed", "٣"), "argument --seed: '٣' is not a whole number"),
+        (("--games", "1e3"), "argument --games: '1e3' is not a whole number"),
+        (("--players", "11"), "--players 11: must be 2 to 10"),
     ])
-    def test_bad_input_one_line_no_traceback(self, args: tuple[str, ...], fragment: str) -> None:
-        result = run("simulate", "--games", "1", *args)
+    def test_bad_input_one_line_no_traceback(self, tmp_path: Path, args: tuple[str, ...],
+                                             fragment: str) -> None:
+        rounds = tmp_path / "rounds"
+        result = run("simulate", "--games", "1", "--save", str(rounds), *args)
         assert result.returncode == 2
         assert fragment in result.stderr
         assert "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+        assert not rounds.exists()  # refused before anything is written
+
+    def test_save_folders_that_cannot_hold_rounds(self, tmp_path: Path) -> None:
+        file = tmp_path / "file.json"
+        file.write_text("mine")
+        missing = tmp_path / "no"
+        for folder, fragment in [(file, "is a file, not a folder"),
+                                 (missing / "rounds", f"the folder {missing} does not exist"),
+                                 (Path("/proc/rounds"), "cannot write in /proc")]:
+            result = run("simulate", "--games", "1", "--save", str(folder))
+            assert result.returncode == 2, result.stdout
+            assert f"--save {folder}: {fragment}" in result.stderr
+            assert len(result.stderr.strip().splitlines()) == 1
+        assert file.read_text() == "mine"
 
 
 class TestLauncherStats:

@@ -8,7 +8,6 @@ could be forked beside.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -18,27 +17,31 @@ from pathlib import Path
 
 from uno_attack.bots import BOT_KINDS
 from uno_attack.cli import rule_options
+from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
 from uno_attack.errors import UnoAttackError
+from uno_attack.journal import check_save_folder
 from uno_attack.penalties import Unit
 from uno_attack.rules import rule_set
-from uno_attack.simulate import MAX_WORKERS, SimulationStats, line_up, simulate
+from uno_attack.simulate import MAX_WORKERS, SimulationStats, check_run, line_up, simulate
 
 
 def main(argv: list[str]) -> int:
     kinds = ", ".join(BOT_KINDS)
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack simulate",
-        description="Bots play N full rounds with the simulated launcher. The same seed "
-                    "prints the same output, whatever --workers.")
-    parser.add_argument("--games", type=int, default=100, help="rounds to play (default 100)")
-    parser.add_argument("--players", type=int, default=None,
+        description="Bots play N rounds with the simulated launcher, each the first round "
+                    "of a match under the given options. The same seed prints the same "
+                    "output, whatever --workers.")
+    parser.add_argument("--games", type=whole_number, default=100,
+                        help="rounds to play (default 100)")
+    parser.add_argument("--players", type=whole_number, default=None,
                         help="2 to 10 (default 4, or the length of a --bots list)")
     parser.add_argument("--bots", default="mixed", metavar="KINDS",
                         help=f"one kind at every seat ({kinds}); mixed: one basic bot, the "
                              "others random; or KIND,KIND,... one kind per seat. mixed and "
                              "lists rotate: round i seats the list rotated by i "
                              "(default mixed)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=whole_number, default=1, help="a whole number (default 1)")
     parser.add_argument("--policy", default="attack", help="ejection policy (default attack)")
     rule_options.add_arguments(parser)
     parser.add_argument("--workers", default="1", metavar="N",
@@ -57,6 +60,12 @@ def main(argv: list[str]) -> int:
     workers = _workers(args.workers)
     line_up(args.bots, players)  # an unknown kind is refused before anything is played
     options = rule_options.options_from(args)
+    if any(text.partition("=")[0].strip() == "next_dealer" for text in args.option):
+        raise UsageError("--option next_dealer: every simulated round is dealt afresh "
+                         "(first_dealer chooses its dealer), so there is no next dealer")
+    check_run(players, args.bots, options, args.policy)
+    if args.save is not None:
+        check_save_folder(args.save, flag="--save")
     with _progress(args.games, shown=sys.stderr.isatty() and not args.json) as on_progress:
         stats = simulate(args.games, players, args.bots, args.seed, policy=args.policy,
                          options=options, save_dir=args.save, workers=workers,

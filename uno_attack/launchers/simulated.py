@@ -17,6 +17,9 @@ class IdealEjector:
             return EjectResult(max(available, 0), EjectStatus.EMPTY, "the launcher ran out")
         return EjectResult(count)
 
+    def stop(self) -> None:
+        pass  # an ideal eject is over at once
+
     def close(self) -> None:
         pass
 
