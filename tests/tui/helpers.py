@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
 
 from uno_attack.actions import Action, Verb
@@ -108,6 +111,16 @@ def run(test: Callable[[Pilot[Any]], Awaitable[None]], app: UnoAttackApp,
             await test(pilot)
 
     asyncio.run(main())
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """The screen's rows as a person reads them, from Textual's SVG screenshot."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for x, y, text in re.findall(r'<text[^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>',
+                                 app.export_screenshot()):
+        rows.setdefault(float(y), []).append((float(x), html.unescape(text)))
+    return ["".join(text for _, text in sorted(row)).replace("\xa0", " ")
+            for _, row in sorted(rows.items())]
 
 
 def log_text(app: UnoAttackApp) -> str:

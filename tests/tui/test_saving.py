@@ -12,9 +12,21 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, game, log_text, make_app, run, screen, settle, steps, table
+from tests.tui.helpers import (
+    deal,
+    game,
+    log_text,
+    make_app,
+    run,
+    screen,
+    screen_lines,
+    settle,
+    steps,
+    table,
+)
 from tests.tui.ptygame import PtyGame, game_env
 from uno_attack.cli.play import build_app
+from uno_attack.journal import SaveFailure
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 from uno_attack.tui.screens.dialogs import SaveProblemScreen
@@ -90,10 +102,20 @@ def _file_size_limit(limit: int) -> Any:
     return set_limit
 
 
+def _long_save_path(tmp_path: Path, length: int) -> Path:
+    """A save at least ``length`` characters long, in folders that exist."""
+    folder = tmp_path
+    while len(str(folder / "game.json")) < length:
+        folder = folder / ("a-long-folder-name-" * 10)[: min(190, length)]
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "game.json"
+
+
 def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
     """The save grows with each action until the file-size limit refuses it (EFBIG, as
-    a full disk refuses with ENOSPC): the screen says so and the last save stays whole."""
-    save = tmp_path / "game.json"
+    a full disk refuses with ENOSPC): the screen says why, whatever the length of the
+    save's path, and the last save stays whole."""
+    save = _long_save_path(tmp_path, 1200)
     game = PtyGame(["--quick", "--seed", "5", "--bot-delay", "0", "--no-animation", "--save",
                     str(save),
                     "--launcher", "fixed:2"], game_env(tmp_path),
@@ -115,6 +137,24 @@ def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
         assert game.proc.poll() is None  # still playing
     finally:
         game.kill()
+
+
+def test_the_reason_shows_whatever_the_length_of_the_path(tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, the_deal=deal(["R5 R6 G1", "B1 B2 B3"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        for length in (10, 60, 125, 190, 260, 400, 1000, 4000):
+            path = Path(("/a-folder" * length)[:length] + "/game.json")
+            app.push_screen(SaveProblemScreen(SaveFailure(path, "No space left on device")))
+            await pilot.pause()
+            lines = screen_lines(app)
+            for words in ("The game could not be saved", "No space left on device.",
+                          "Try again (r)", "Keep playing (k)", "Quit (q)"):
+                assert any(words in line for line in lines), (length, words, lines)
+            app.pop_screen()
+            await pilot.pause()
+
+    run(body, app)
 
 
 def _unfinished_save(tmp_path: Path) -> Path:

@@ -3,6 +3,8 @@ problems, and a challenged hand."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -15,6 +17,9 @@ from uno_attack.journal import SaveFailure
 from uno_attack.tui.help_text import HELP_MARKDOWN
 from uno_attack.tui.screens.once import OnceModal, OnceScreen
 from uno_attack.tui.widgets.cardfaces import card_chips
+
+#: the longest path a dialog shows whole (three lines of a narrow dialog)
+PATH_LIMIT = 180
 
 
 class HandoffScreen(OnceScreen[None]):
@@ -98,10 +103,12 @@ class SaveProblemScreen(OnceModal[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog problem"):
             yield Label("The game could not be saved", classes="dialog-title")
-            yield Label(f"{self.failure}.", id="save-failure")
-            yield Label(f"The last save in {self.failure.path} is kept as it was. Free some "
-                        "space or mend the folder, then try again; or keep playing, and "
-                        "every move tries to save again.")
+            # the reason first, on its own line: a long path must not push it away
+            yield Label(f"{self.failure.reason}.", id="save-reason", classes="error")
+            yield Label("The last good save is kept as it was, in:")
+            yield Label(shorten_path(self.failure.path), id="save-path")
+            yield Label("Free some space or mend the folder, then try again; or keep "
+                        "playing, and every move tries to save again.")
             with Horizontal(classes="buttons"):
                 yield Button("Try again (r)", id="retry", variant="primary")
                 yield Button("Keep playing (k)", id="play", variant="warning")
@@ -116,6 +123,17 @@ class SaveProblemScreen(OnceModal[str]):
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+
+def shorten_path(path: Path, limit: int = PATH_LIMIT) -> str:
+    """The path, its middle left out when it is longer than ``limit`` characters (its
+    start and its file name stay: the dialog must keep room for the reason and the
+    choices; the log holds the whole path)."""
+    text = str(path)
+    if len(text) <= limit:
+        return text
+    tail = limit * 2 // 3
+    return f"{text[:limit - tail - 1]}…{text[-tail:]}"
 
 
 class HelpScreen(OnceModal[None]):
