@@ -14,7 +14,8 @@ from textual.widgets import Button, Input, Label, Markdown, Static
 
 from uno_attack.cards import Card
 from uno_attack.journal import SaveFailure
-from uno_attack.tui.help_text import HELP_MARKDOWN
+from uno_attack.options import Options
+from uno_attack.tui.help_text import help_markdown
 from uno_attack.tui.screens.once import OnceModal, OnceScreen
 from uno_attack.tui.widgets.cardfaces import card_chips
 
@@ -137,14 +138,18 @@ def shorten_path(path: Path, limit: int = PATH_LIMIT) -> str:
 
 
 class HelpScreen(OnceModal[None]):
-    """The rules in short and every key."""
+    """The rules in short (of the table's rule set and options) and every key."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]  # noqa: RUF012
+
+    def __init__(self, options: Options) -> None:
+        super().__init__()
+        self.options = options
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             with VerticalScroll():
-                yield Markdown(HELP_MARKDOWN)
+                yield Markdown(help_markdown(self.options))
             yield Button("Close (Esc)", id="close", variant="primary")
 
     def on_mount(self) -> None:

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Label, RichLog, Static
 
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
+from uno_attack.options import Options
 from uno_attack.tui.control import TableControl
 from uno_attack.tui.screens.dialogs import (
     HandoffScreen,
@@ -63,7 +64,8 @@ class TableScreen(Screen[str]):
         Binding("right", "move(1)", "Card", show=False, priority=True),
         Binding("enter", "play_selected", "Play"),
         Binding("a", "pick", "Add to play"),
-        Binding("space", "take", "Press"),
+        Binding("space", "take('press')", "Press"),  # the footer names the rule set's
+        Binding("space", "take('draw')", "Draw"),    # way to take: one of them is on
         Binding("u", "uno", "UNO"),
         Binding("c", "catch", "Catch"),
         Binding("p", "pass_turn", "Pass"),
@@ -393,6 +395,8 @@ class TableScreen(Screen[str]):
             return seen is not None and bool(seen.jump_ins) and not seen.hidden
         if action == "pick":
             return seen is not None and seen.rules.options.multi_play != "off"
+        if action == "take":
+            return (seen.take_verb if seen is not None else "press") == parameters[0]
         return True
 
     def action_move(self, step: int) -> None:
@@ -419,13 +423,14 @@ class TableScreen(Screen[str]):
     def on_hand_view_chosen(self, message: HandView.Chosen) -> None:
         self.play_card(message.index)
 
-    def action_take(self) -> None:
-        seen = self.seen
-        if seen is not None:
-            self.table.act(seen.take_verb)
+    def action_take(self, verb: str) -> None:
+        """Press the launcher, or draw from the pile (``verb``: the rule set's)."""
+        if self.seen is not None:
+            self.table.act(verb)
 
     def on_launcher_view_pressed(self, message: LauncherView.Pressed) -> None:
-        self.action_take()
+        if self.seen is not None:
+            self.action_take(self.seen.take_verb)
 
     def action_uno(self) -> None:
         seen = self.seen
@@ -478,7 +483,8 @@ class TableScreen(Screen[str]):
         self.table.act("out")
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        seen = self.seen
+        self.app.push_screen(HelpScreen(seen.rules.options if seen is not None else Options()))
 
     def action_stats(self) -> None:
         records, note = self.table.records()
