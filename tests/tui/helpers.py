@@ -102,12 +102,14 @@ async def settle(pilot: Pilot[Any], until: Callable[[], bool] | None = None,
 
 
 def run(test: Callable[[Pilot[Any]], Awaitable[None]], app: UnoAttackApp,
-        size: tuple[int, int] = (80, 24)) -> None:
-    """Run an async test body against the app (no pytest-asyncio needed)."""
+        size: tuple[int, int] = (80, 24), *, settled: bool = True) -> None:
+    """Run an async test body against the app (no pytest-asyncio needed), once only a
+    person can move the game on (``settled=False``: at once)."""
 
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
-            await settle(pilot)
+            if settled:
+                await settle(pilot)
             await test(pilot)
 
     asyncio.run(main())
