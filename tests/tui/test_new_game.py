@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Label, Select
 
 from tests.tui.helpers import deal, game, log_text, run, screen, settle, table
+from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.actions import Action, Verb
 from uno_attack.cli.play import build_app
 from uno_attack.engine import Round
@@ -168,9 +169,9 @@ def _dealt_with_a_bluff(config: GameConfig) -> LocalTable:
 
 def test_a_newcomer_plays_classic_with_stacking_and_challenges_a_wild_draw_four(
         tmp_path: Path) -> None:
-    """Done when 5 of issue 9: from the new-game screen alone (Tab, Enter, arrows, a
-    click), a classic game with stacking, a Wild Draw Four played on you, the challenge,
-    the challenged hand shown, and its outcome."""
+    """From the new-game screen alone (Tab, Enter, arrows), a classic game with stacking,
+    a Wild Draw Four played on you, the challenge, the challenged hand shown, its outcome,
+    and the round played on by keys to its scoreboard."""
     base = GameConfig(players=2, seed=2, launcher="sim", save=tmp_path / "game.json",
                       bot_delay=0.0, catch_delay=0.0, animate=False)
     app = UnoAttackApp(new_game=NewGame(base, _dealt_with_a_bluff))
@@ -208,5 +209,11 @@ def test_a_newcomer_plays_classic_with_stacking_and_challenges_a_wild_draw_four(
         assert now.color is not None
         assert now.color.label == "blue"
         assert screen(app).status.startswith("Your turn: play a ✓ card")
+        board = await play_round_by_keys(pilot, app)  # and on, by keys, to the round's end
+        assert game(app).winner is not None
+        assert board.board.title.endswith("round 1!")
+        record = table(app).session.table
+        assert record is not None
+        assert record.record.fires == []  # a classic draw takes from the pile: no fires
 
     run(body, app)
