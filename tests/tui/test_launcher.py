@@ -138,3 +138,22 @@ def test_quit_asks_first(tmp_path: Path) -> None:
         assert app._exit
 
     run(body, app)
+
+
+def test_a_burst_right_after_another_ends_on_its_count(tmp_path: Path) -> None:
+    """Two presses that fire one after the other (a bot's after mine): the second burst
+    plays out and the launcher then says what fired, not a frozen first frame."""
+    app = _app(tmp_path, TroubledLauncher([]))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        launcher = screen(app).query_one(LauncherView)
+        launcher.animate_bursts = True
+        launcher.fire(2)
+        await pilot.pause(0.2)  # the first burst mid-way
+        launcher.fire(3)
+        await settle(pilot, lambda: launcher.frame == -1)
+        await pilot.pause(0.3)  # longer than a frame: a stray tick would show now
+        assert launcher.frame == -1
+        assert "3 CARDS FIRED!" in str(launcher.render())
+
+    run(body, app)

@@ -56,6 +56,8 @@ class LauncherView(Widget):
         self._timer = self.set_interval(0.09, self._next_frame, repeat=len(BURST_FRAMES))
 
     def _next_frame(self) -> None:
+        if self.frame < 0:
+            return  # a tick of a burst already over (a stopped timer's last one)
         self.frame = self.frame + 1 if self.frame + 1 < len(BURST_FRAMES) else -1
 
     def render(self) -> Text:
@@ -67,13 +69,15 @@ class LauncherView(Widget):
         face = f"{style} reverse" if self.busy else (f"bold {style}" if self.ready else "dim")
         text.append(f"│{label}│\n", face)
         text.append(f"╰{'─' * (len(label))}╯\n", style)
-        lights = "●" * level + "○" * (3 - level)
-        text.append(f"tension {lights}\n", style)
+        if self.verb == "press":  # a draw pile builds no tension
+            lights = "●" * level + "○" * (3 - level)
+            text.append(f"tension {lights}\n", style)
         if 0 <= self.frame < len(BURST_FRAMES):
             text.append(f"{BURST_FRAMES[self.frame]} {self._burst}!\n", "bold magenta")
         else:
             text.append(f"{self.last}\n", "bold magenta" if "!" in self.last else "dim")
-        text.append(f"{count(self.inside, 'card')} inside", "dim")
+        where = "inside" if self.verb == "press" else "in the pile"
+        text.append(f"{count(self.inside, 'card')} {where}", "dim")
         return text
 
     def on_click(self, event: Click) -> None:
