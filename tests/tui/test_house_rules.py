@@ -12,11 +12,13 @@ from textual.pilot import Pilot
 
 from tests.tui.helpers import deal, game, game_config, log_text, make_app, run, screen, settle
 from uno_attack.cards import Card
-from uno_attack.options import Options
+from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.rules import CLASSIC
 from uno_attack.session import Session
 from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.help_text import help_markdown
 from uno_attack.tui.local import LocalTable
+from uno_attack.tui.screens.dialogs import HelpScreen
 from uno_attack.tui.screens.pickers import SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.widgets.hand import HandView
@@ -141,5 +143,26 @@ def test_the_status_says_what_a_stack_is_made_of(tmp_path: Path) -> None:
         await settle(pilot, lambda: "You played blue Draw Two" in log_text(app))
         await settle(pilot)
         assert "Ada drew 6 cards" in log_text(app)
+
+    run(body, app)
+
+
+def test_the_help_tells_the_tables_rule_set_options_and_keys(tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, launcher="sim",
+                   options=Options(rules="classic", stacking="same", uno_penalty=4),
+                   the_deal=deal(["R5 G7", "Y1 Y2"], "R3", rules=CLASSIC))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("question_mark")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        text = help_markdown(help_screen.options)
+        assert text.startswith("# Classic UNO — help")
+        assert "| Wild Draw Four (W+4) |" in text
+        assert "| Hit 2 (H) |" not in text  # a card of Attack
+        assert f"| stacking = same | {OPTION_SPECS['stacking'].help} |" in text
+        assert "you draw 4." in text  # the UNO penalty, in the rule set's unit
+        for key in ("| a |", "| j |", "| x |", "| p |", "| o |", "| u |", "| c |"):
+            assert key in text
 
     run(body, app)
