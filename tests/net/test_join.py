@@ -13,9 +13,12 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from tests.net.helpers import NOTHING_FIRES, deal, host_config, log_of, running_host, url_of
+from tests.tui.test_new_game import BluffingBot
 from uno_attack.actions import Verb
 from uno_attack.net.join_app import JoinApp
-from uno_attack.tui.screens.dialogs import QuitScreen
+from uno_attack.rules import CLASSIC
+from uno_attack.transcript import Transcript
+from uno_attack.tui.screens.dialogs import QuitScreen, RevealScreen
 from uno_attack.tui.screens.pickers import ChoiceScreen
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.widgets.hand import HandView
@@ -139,6 +142,42 @@ async def test_a_whole_round_at_a_host_from_the_terminal(tmp_path: Path) -> None
             log = app.table_screen.log_lines
             assert "Ann played red 6 and called UNO!" in log
             assert "Ann played red 7" in log
+
+
+async def test_a_challenge_and_a_play_of_several_cards_from_the_terminal(
+        tmp_path: Path) -> None:
+    """Classic rules with stacking and multi_play at a host: the status says what is owed
+    and why, x challenges the bot's bluff and shows its hand, a and Enter play two cards at
+    once; the host's views alone drive the screens."""
+    config = host_config(tmp_path, humans=("Ann",), players=2,
+                         options=("rules=classic", "stacking=same", "multi_play=numbers"))
+    async with running_host(config) as host:
+        host.flow.use_deal(Transcript(
+            name="a bluff", players=2, dealer=0, hands=[CLASSIC.parse_cards(h.split())
+                                                         for h in ("B5 G5 Y7 R1", "W+4 R9 G9")],
+            starter=CLASSIC.parse_cards(["R3"]),
+            launcher=CLASSIC.parse_cards(["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y8", "Y9"])))
+        host.flow.session.players[1] = BluffingBot("Ada")  # (the deal seats the bots)
+        app = JoinApp(url_of(host, "Ann"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(lambda: app.view is not None and "challenge" in app.view["legal"],
+                           pilot)
+            assert status(app).startswith(
+                "You owe 4 draws (Ada played Wild Draw Four): draw (Space), challenge it (x)")
+            await pilot.press("x")
+            await wait_for(lambda: isinstance(app.screen, RevealScreen), pilot)
+            reveal = app.screen
+            assert isinstance(reveal, RevealScreen)
+            assert [card.code for card in reveal.hand] == ["R9", "G9"]
+            assert "a bluff: Ada draws 4 cards" in reveal.outcome
+            await pilot.press("enter")
+            await wait_for(lambda: app.view is not None and app.view["turn"] == 0
+                           and "play B5" in app.view["legal"], pilot)
+            await pilot.press("a", "right", "enter")  # blue 5 and green 5 together
+            await wait_for(lambda: len(host.flow.game.hands[0]) == 2, pilot)
+            assert [c.code for c in host.flow.game.hands[0]] == ["Y7", "R1"]
+            pile = [c.code for c in host.flow.game.discard]
+            assert pile[pile.index("B5") + 1] == "G5"  # one play, in the order picked
 
 
 def test_join_refuses_a_url_without_a_token_in_one_line() -> None:
