@@ -173,7 +173,7 @@ async def test_a_challenge_and_a_play_of_several_cards_from_the_terminal(
             await pilot.press("enter")
             await wait_for(lambda: app.view is not None and app.view["turn"] == 0
                            and "play B5" in app.view["legal"], pilot)
-            await pilot.press("a", "right", "enter")  # blue 5 and green 5 together
+            await pilot.press("a", "right", "a", "enter")  # blue 5 and green 5 together
             await wait_for(lambda: len(host.flow.game.hands[0]) == 2, pilot)
             assert [c.code for c in host.flow.game.hands[0]] == ["Y7", "R1"]
             pile = [c.code for c in host.flow.game.discard]

@@ -44,10 +44,12 @@ def test_a_play_of_several_cards_picked_with_a(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any]) -> None:
         assert "a" in _footer_keys(app)
         assert "a: add a card to a play of several" in screen(app).status
-        await pilot.press("a", "right", "a")  # red 5 and green 5 …
-        assert screen(app).status == "To play together: R5 G5 (a: add or drop, Enter: play)."
-        assert screen(app).query_one(HandView).picked == (0, 1)
-        await pilot.press("right", "right", "enter")  # … and blue 5, under the cursor
+        await pilot.press("a", "right", "a", "right", "a")  # red 5, green 5, yellow 9 …
+        assert screen(app).status == ("To play together: R5 G5 Y9 (a: add or drop the card "
+                                      "under the cursor, Enter: play them).")
+        await pilot.press("a", "right", "a")  # … yellow 9 dropped, blue 5 added
+        assert screen(app).query_one(HandView).picked == (0, 1, 3)
+        await pilot.press("left", "enter")  # Enter plays the cards picked, wherever the cursor
         await settle(pilot, lambda: "R5" not in [c.code for c in game(app).hands[0]])
         now = game(app)
         assert [c.code for c in now.hands[0]] == ["Y9"]
@@ -63,7 +65,7 @@ def test_a_pick_of_cards_that_do_not_go_together_says_why(tmp_path: Path) -> Non
                    the_deal=deal(["R5 G6 Y9", "G1 G2 G3"], "R3"))
 
     async def body(pilot: Pilot[Any]) -> None:
-        await pilot.press("a", "right", "enter")
+        await pilot.press("a", "right", "a", "enter")  # red 5 and green 6
         await settle(pilot)
         assert screen(app).status.startswith("⚠ ")
         assert "B3" in screen(app).status  # the rule it breaks

@@ -218,7 +218,8 @@ class TableScreen(Screen[str]):
         text = status_line(seen)
         if self.picked:
             cards = [seen.hand[i].code for i in self.picked if i < len(seen.hand)]
-            text = f"To play together: {' '.join(cards)} (a: add or drop, Enter: play)."
+            text = (f"To play together: {' '.join(cards)} (a: add or drop the card under "
+                    "the cursor, Enter: play them).")
         return text
 
     def _draw_status(self) -> None:
@@ -403,7 +404,13 @@ class TableScreen(Screen[str]):
         self.query_one(HandView).cursor += step
 
     def action_play_selected(self) -> None:
-        self.play_card(self.query_one(HandView).cursor)
+        """Enter: play the cards picked with ``a`` (just those), or the card under the
+        cursor."""
+        seen = self._hand_shown()
+        if self.picked and seen is not None:
+            self._play(tuple(seen.hand[i] for i in self.picked if i < len(seen.hand)))
+        else:
+            self.play_card(self.query_one(HandView).cursor)
 
     def action_play_index(self, index: int) -> None:
         hand = self.query_one(HandView)

@@ -1,5 +1,5 @@
 """The hand: a row (or rows) of coloured cards, playable ones marked, one under the
-cursor, and those picked for a play of several cards numbered in their order.
+cursor, and those picked for a play of several cards (● the one that leads, + the others).
 
 Drawn as one widget so it stays cheap to redraw after every action; a click is mapped
 back to the card under the pointer.
