@@ -125,6 +125,12 @@ def screen_lines(app: App[Any]) -> list[str]:
             for _, row in sorted(rows.items())]
 
 
+def footer_keys(app: UnoAttackApp) -> set[str]:
+    """The keys the table screen's footer shows now."""
+    return {key for key, active in screen(app).active_bindings.items()
+            if active.binding.show and active.enabled}
+
+
 def log_text(app: UnoAttackApp) -> str:
     return "\n".join(screen(app).log_lines)
 

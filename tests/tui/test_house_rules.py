@@ -10,7 +10,17 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, game, game_config, log_text, make_app, run, screen, settle
+from tests.tui.helpers import (
+    deal,
+    footer_keys,
+    game,
+    game_config,
+    log_text,
+    make_app,
+    run,
+    screen,
+    settle,
+)
 from uno_attack.cards import Card
 from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.rules import CLASSIC
@@ -22,12 +32,6 @@ from uno_attack.tui.screens.dialogs import HelpScreen
 from uno_attack.tui.screens.pickers import SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.widgets.hand import HandView
-
-
-def _footer_keys(app: UnoAttackApp) -> set[str]:
-    """The keys the footer shows now."""
-    return {key for key, active in screen(app).active_bindings.items()
-            if active.binding.show and active.enabled}
 
 
 def _slow_bots(tmp_path: Path, the_deal: Any, **config: Any) -> UnoAttackApp:
@@ -42,7 +46,8 @@ def test_a_play_of_several_cards_picked_with_a(tmp_path: Path) -> None:
                    the_deal=deal(["R5 G5 Y9 B5", "G1 G2 G3"], "R3"))
 
     async def body(pilot: Pilot[Any]) -> None:
-        assert "a" in _footer_keys(app)
+        assert "a" in footer_keys(app)
+        assert screen(app).active_bindings["space"].binding.description == "Press"
         assert "a: add a card to a play of several" in screen(app).status
         await pilot.press("a", "right", "a", "right", "a")  # red 5, green 5, yellow 9 …
         assert screen(app).status == ("To play together: R5 G5 Y9 (a: add or drop the card "
@@ -102,12 +107,12 @@ def test_j_jumps_in_with_the_identical_card(tmp_path: Path) -> None:
         await settle(pilot, lambda: "jump in (j)" in screen(app).status)
         assert game(app).to_act == 1  # Ada's turn: she thinks
         assert screen(app).status == "Ada is thinking… You hold green 7: jump in (j)!"
-        assert "j" in _footer_keys(app)
+        assert "j" in footer_keys(app)
         await pilot.press("j")
         await settle(pilot, lambda: Card.parse("G7") not in game(app).hands[0])
         assert [c.code for c in game(app).hands[0]] == ["B1", "B2"]
         assert game(app).to_act == 1  # play goes on from the jumper: Ada is next
-        assert "j" not in _footer_keys(app)
+        assert "j" not in footer_keys(app)
 
     run(body, app, settled=False)
 
@@ -119,7 +124,7 @@ def test_o_goes_out_when_the_numbers_add_up(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: "o: go out" in screen(app).status)
         assert "Ada played yellow 5" in log_text(app)
-        assert "o" in _footer_keys(app)
+        assert "o" in footer_keys(app)
         await pilot.press("o")
         await settle(pilot, lambda: isinstance(app.screen, ScoreboardScreen))
         assert game(app).winner == 0
@@ -139,7 +144,8 @@ def test_the_status_says_what_a_stack_is_made_of(tmp_path: Path) -> None:
         assert screen(app).status == (
             "You owe 4 draws (two Draw Twos stacked (Ada, Ben)): draw (Space), or answer "
             "with a ✓ card.")
-        assert "space" in _footer_keys(app)
+        assert "space" in footer_keys(app)
+        assert screen(app).active_bindings["space"].binding.description == "Draw"
         assert screen(app).query_one(HandView).playable == frozenset({0})
         await pilot.press("1")  # stack my Draw Two: Ada owes the six
         await settle(pilot, lambda: "You played blue Draw Two" in log_text(app))

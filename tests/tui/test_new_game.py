@@ -10,7 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Button, Label, Select
 
-from tests.tui.helpers import deal, game, log_text, run, screen, settle, table
+from tests.tui.helpers import deal, footer_keys, game, log_text, run, screen, settle, table
 from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.actions import Action, Verb
 from uno_attack.cli.play import build_app
@@ -193,6 +193,7 @@ def test_a_newcomer_plays_classic_with_stacking_and_challenges_a_wild_draw_four(
         assert status.startswith("You owe 4 draws (Ada played Wild Draw Four): draw (Space), "
                                  "challenge it (x)")
         assert "Ada played Wild Draw Four, naming blue" in log_text(app)
+        assert {"x", "space"} <= footer_keys(app)
         await pilot.press("x")
         await settle(pilot, lambda: isinstance(app.screen, RevealScreen))
         reveal = app.screen
