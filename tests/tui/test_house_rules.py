@@ -101,13 +101,14 @@ def test_a_seven_asks_whom_to_trade_with(tmp_path: Path) -> None:
 
 def test_j_jumps_in_with_the_identical_card(tmp_path: Path) -> None:
     app = _slow_bots(tmp_path, deal(["G7 B1 B2", "Y1 Y2 Y3", "R1 R2 R4"], "G7", dealer=0),
-                     players=3, options=Options(jump_in="numbers"))
+                     players=3, options=Options(jump_in="numbers", multi_play="numbers"))
 
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: "jump in (j)" in screen(app).status)
         assert game(app).to_act == 1  # Ada's turn: she thinks
         assert screen(app).status == "Ada is thinking… You hold green 7: jump in (j)!"
         assert "j" in footer_keys(app)
+        assert "a" not in footer_keys(app)  # several cards are played on one's own turn
         await pilot.press("j")
         await settle(pilot, lambda: Card.parse("G7") not in game(app).hands[0])
         assert [c.code for c in game(app).hands[0]] == ["B1", "B2"]
