@@ -136,7 +136,7 @@ def test_o_goes_out_when_the_numbers_add_up(tmp_path: Path) -> None:
 
 def test_the_status_says_what_a_stack_is_made_of(tmp_path: Path) -> None:
     app = make_app(tmp_path, players=3, launcher="sim",
-                   options=Options(rules="classic", stacking="same"),
+                   options=Options(rules="classic", stacking="same", multi_play="numbers"),
                    the_deal=deal(["B+2 Y4 Y5", "R+2 G9", "G+2 B8"], "R3", dealer=0,
                                  rules=CLASSIC, launcher="Y1 Y2 Y3 Y6 Y7 Y8 Y9 G1"))
 
@@ -147,6 +147,7 @@ def test_the_status_says_what_a_stack_is_made_of(tmp_path: Path) -> None:
             "with a ✓ card.")
         assert "space" in footer_keys(app)
         assert screen(app).active_bindings["space"].binding.description == "Draw"
+        assert "a" not in footer_keys(app)  # no play of several cards answers a stack (B3)
         assert screen(app).query_one(HandView).playable == frozenset({0})
         await pilot.press("1")  # stack my Draw Two: Ada owes the six
         await settle(pilot, lambda: "You played blue Draw Two" in log_text(app))

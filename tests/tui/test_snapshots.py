@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from tests.tui.helpers import deal, make_app, save_a_game, settle
 from uno_attack.journal import SaveFailure
 from uno_attack.options import Options
+from uno_attack.rules import CLASSIC
 from uno_attack.saved_game import read_saved_game
 from uno_attack.session import GameConfig, Session
 from uno_attack.tui.app import UnoAttackApp
@@ -94,3 +95,13 @@ def test_new_game_screen(snap_compare: Any, tmp_path: Path) -> None:
     app = build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--seed", "1",
                      "--preset", "party"])
     assert snap_compare(app, terminal_size=(80, 24))
+
+
+def test_classic_table_with_a_stack_owed(snap_compare: Any, tmp_path: Path) -> None:
+    """The draw pile (no tension), what is owed and why, the ✓ card that may answer, and
+    the footer's Draw."""
+    app = make_app(tmp_path, players=3, launcher="sim",
+                   options=Options(rules="classic", stacking="same", multi_play="numbers"),
+                   the_deal=deal(["B+2 Y4 Y5 G4", "R+2 G9", "G+2 B8"], "R3", dealer=0,
+                                 rules=CLASSIC, launcher="Y1 Y2 Y3 Y6 Y7 Y8 Y9 G1"))
+    assert snap_compare(app, terminal_size=(100, 30), run_before=_settled())

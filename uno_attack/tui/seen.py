@@ -119,6 +119,14 @@ class Seen:
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.turn and not self.hidden
 
+    @property
+    def open_turn(self) -> bool:
+        """This seat's turn, free to play or take as it likes: nothing owed, no colour
+        to name, not after a press or draw (the only time several cards go at once, B3)."""
+        owed = self.owed()
+        return self.my_turn and self.view.get("phase") == "play" and not (
+            owed and owed[0][0] == self.turn)
+
     @cached_property
     def legal(self) -> tuple[Action, ...]:
         """The seat's legal actions now, as values (a prompt's answers left out; while

@@ -394,8 +394,9 @@ class TableScreen(Screen[str]):
             return seen is not None and bool(seen.listed(listed[action]))
         if action == "jump_in":
             return seen is not None and bool(seen.jump_ins) and not seen.hidden
-        if action == "pick":  # a play of several cards is made on one's own turn (B3)
-            return seen is not None and seen.my_turn and seen.rules.options.multi_play != "off"
+        if action == "pick":  # a play of several cards is made on an open turn (B3)
+            return seen is not None and seen.open_turn and \
+                seen.rules.options.multi_play != "off"
         if action == "take":
             return (seen.take_verb if seen is not None else "press") == parameters[0]
         return True
