@@ -17,6 +17,7 @@ from uno_attack.cards import codes
 from uno_attack.engine import Round
 from uno_attack.options import Options
 from uno_attack.penalties import Cause, Why
+from uno_attack.wording import as_object, possessive
 
 #: How many log lines a view carries (NETWORK.md, settled point 5).
 LOG_LINES = 10
@@ -150,8 +151,8 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
 
 def owed_why(game: Round, names: Sequence[str]) -> list[str]:
     """Why each owed entry is owed, in words: ``Ann played red Hit 2``, ``the starter
-    Wild Hit-Fire``, ``Bob caught them without UNO``, ``two Draw Twos stacked (Ann,
-    Cleo)``."""
+    Wild Hit-Fire``, ``caught without UNO by Bob``, ``your challenge``, ``two Draw Twos
+    stacked (Ann, Cleo)`` (``You``, the one person at a keyboard, reads as ``you``)."""
     out = []
     for owed in game.owed:
         cause = owed.cause
@@ -163,10 +164,10 @@ def owed_why(game: Round, names: Sequence[str]) -> list[str]:
         out.append({
             Why.CARD: f"{by} played {card}",
             Why.STARTER: f"the starter {card}",
-            Why.CATCH: f"{by} caught them without UNO",
+            Why.CATCH: f"caught without UNO by {as_object(by)}",
             Why.FALSE_UNO: "a false UNO call",
             Why.FALSE_CATCH: "a false catch",
-            Why.CHALLENGE: f"{by}'s challenge",
+            Why.CHALLENGE: f"{possessive(by)} challenge",
         }[cause.why])
     return out
 

@@ -21,6 +21,7 @@ from tests.tui.helpers import (
     screen,
     settle,
 )
+from tests.tui.test_new_game import BluffingBot
 from uno_attack.cards import Card
 from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.rules import CLASSIC
@@ -28,7 +29,7 @@ from uno_attack.session import Session
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.help_text import help_markdown
 from uno_attack.tui.local import LocalTable
-from uno_attack.tui.screens.dialogs import HelpScreen
+from uno_attack.tui.screens.dialogs import HelpScreen, RevealScreen
 from uno_attack.tui.screens.pickers import SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.widgets.hand import HandView
@@ -174,5 +175,31 @@ def test_the_help_tells_the_tables_rule_set_options_and_keys(tmp_path: Path) -> 
         assert "you draw 4." in text  # the UNO penalty, in the rule set's unit
         for key in ("| a |", "| j |", "| x |", "| p |", "| o |", "| u |", "| c |"):
             assert key in text
+
+    run(body, app)
+
+
+def test_challenging_a_fair_wild_draw_four_costs_six(tmp_path: Path) -> None:
+    session = Session(game_config(tmp_path, players=2, launcher="sim",
+                                  options=Options(rules="classic")))
+    session.use_deal(deal(["R5 G2 Y7 B1", "W+4 G9 Y9"], "R3", dealer=0, rules=CLASSIC,
+                          launcher="Y1 Y2 Y3 Y4 Y5 Y6 Y8 G1 G3 G4 G5"))
+    session.players[1] = BluffingBot(session.names[1])  # no red card: a fair one
+    app = UnoAttackApp(LocalTable(session))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        assert "x" in footer_keys(app)
+        await pilot.press("x")
+        await settle(pilot, lambda: isinstance(app.screen, RevealScreen))
+        reveal = app.screen
+        assert isinstance(reveal, RevealScreen)
+        assert [card.code for card in reveal.hand] == ["G9", "Y9"]
+        assert "fair" in reveal.outcome
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen(app).status == "You owe 6 draws (your challenge): draw (Space)."
+        await pilot.press("space")
+        await settle(pilot, lambda: "You drew 6 cards" in log_text(app))
+        assert len(game(app).hands[0]) == 4 + 6
 
     run(body, app)

@@ -83,6 +83,9 @@ def test_a_catch_says_who_owes_what(tmp_path: Path) -> None:
         await pilot.press("1")  # no UNO called
         await settle(pilot, lambda: "caught" in log_text(app))
         assert "Ada caught you without UNO: you owe 2 presses" in log_text(app)
+        await settle(pilot)
+        assert screen(app).status == ("You owe 2 presses (caught without UNO by Ada): press "
+                                      "the launcher (Space).")
 
     run(body, app)
 
