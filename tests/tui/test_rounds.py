@@ -202,3 +202,16 @@ def test_resuming_a_finished_round_shows_its_scoreboard(tmp_path: Path) -> None:
         assert table(again).session.match.round_no == 2
 
     run(body, again)
+
+
+def test_a_round_that_ends_as_the_game_quits_ends_cleanly(tmp_path: Path) -> None:
+    """The last card goes down in the moment the app exits: the scoreboard pushed then is
+    never composed, and must not fail for want of its buttons."""
+    app = make_app(tmp_path, players=2, the_deal=deal(["R5", "B1 B2"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        app.exit()
+        screen(app).play_card(0)
+
+    run(body, app)
+    assert game(app).winner == 0

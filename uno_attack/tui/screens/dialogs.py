@@ -96,6 +96,7 @@ class SaveProblemScreen(OnceModal[str]):
         Binding("k,escape", "choose('play')", "Keep playing"),
         Binding("q", "choose('quit')", "Quit"),
     ]
+    AUTO_FOCUS = "#retry"
 
     def __init__(self, failure: SaveFailure) -> None:
         super().__init__()
@@ -114,9 +115,6 @@ class SaveProblemScreen(OnceModal[str]):
                 yield Button("Try again (r)", id="retry", variant="primary")
                 yield Button("Keep playing (k)", id="play", variant="warning")
                 yield Button("Quit (q)", id="quit", variant="error")
-
-    def on_mount(self) -> None:
-        self.query_one("#retry", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -25,6 +25,9 @@ class ScoreboardScreen(OnceModal[str]):
         Binding("q", "finish", "Quit"),
         Binding("s", "stats", "Stats"),
     ]
+    # the first button takes the focus once composed (and nothing fails when a screen
+    # pushed as the app exits is never composed)
+    AUTO_FOCUS = "Button"
 
     def __init__(self, board: Scoreboard, *, show_records: Callable[[], None],
                  can_start_new: bool = True) -> None:
@@ -62,9 +65,6 @@ class ScoreboardScreen(OnceModal[str]):
                 elif self.can_start_new:
                     yield Button("New match (Enter)", id="new", variant="primary")
                 yield Button("Quit (q)", id="quit")
-
-    def on_mount(self) -> None:
-        self.query(Button).first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -36,6 +36,7 @@ class StartScreen(OnceScreen[str]):
         Binding("n", "choose('new')", "New game"),
         Binding("q,escape", "choose('quit')", "Quit"),
     ]
+    AUTO_FOCUS = "#resume"
 
     def __init__(self, saved: SavedGame) -> None:
         super().__init__()
@@ -50,9 +51,6 @@ class StartScreen(OnceScreen[str]):
             yield Button(f"Start a new game (n), keeping this one as {previous_path(path).name}",
                          id="new")
             yield Button("Quit (q)", id="quit")
-
-    def on_mount(self) -> None:
-        self.query_one("#resume", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
