@@ -139,6 +139,7 @@ class HelpScreen(OnceModal[None]):
     """The rules in short (of the table's rule set and options) and every key."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]  # noqa: RUF012
+    AUTO_FOCUS = "VerticalScroll"  # arrows and PgUp/PgDn scroll the text
 
     def __init__(self, options: Options) -> None:
         super().__init__()
@@ -149,9 +150,6 @@ class HelpScreen(OnceModal[None]):
             with VerticalScroll():
                 yield Markdown(help_markdown(self.options))
             yield Button("Close (Esc)", id="close", variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()  # arrows and PgUp/PgDn scroll the text
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -188,10 +186,9 @@ class LauncherProblemScreen(OnceModal[tuple[str, int]]):
             yield Label("", id="problem-error", classes="error")
 
     def on_mount(self) -> None:
-        if self.can_retry:
-            self.query_one("#retry", Button).focus()
-        else:
-            self.query_one(Input).focus()
+        # (a query, not query_one: a dialog pushed as the app exits is never composed)
+        for first in self.query("#retry" if self.can_retry else "#count").results():
+            first.focus()
 
     def on_key(self, event: Key) -> None:
         """A digit typed anywhere goes into the count (Retry keeps the focus for ``r``)."""
