@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.net.helpers import NOTHING_FIRES, deal, host_config, running_host, url_of
 from uno_attack.net.host import Host
@@ -59,7 +60,10 @@ async def tap_something(page: Page) -> str | None:
             what = (await target.get_attribute("data-action")
                     or await target.get_attribute("data-code") or selector)
             seq = await page.evaluate("document.body.dataset.seq")
-            await target.click()
+            try:
+                await target.click(timeout=3000)
+            except PlaywrightTimeout:
+                continue  # it went away first (the bot caught, a view came): a missed tap
             if "uno-toggle" not in selector:
                 await next_view(page, seq)
             return what
