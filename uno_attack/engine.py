@@ -438,7 +438,7 @@ class Round:
         if self.owed:
             head = self.owed[0]
             if seat != head.seat:
-                return f"seat {head.seat} owes {head.describe()} first ({refs['effects']})"
+                return self._not_owing_refusal(head, verb)
             if verb is take:
                 return None
             if verb is _PLAY:
@@ -453,6 +453,16 @@ class Round:
         if verb is Verb.PASS:
             return self._pass_refusal()
         return self._play_refusal(action)
+
+    def _not_owing_refusal(self, head: Owed, verb: Verb) -> str:
+        """An action of a seat that owes nothing while another seat owes a penalty: the
+        rule it breaks is the one that would have let it act (E5, B2), else RULES.md 5."""
+        owes = f"seat {head.seat} owes {head.describe()} first"
+        if self.winner is not None:
+            return f"{owes}; after a hand is empty only what is owed is made (VARIANTS.md E5)"
+        if verb is _PLAY and self.options.jump_in != "off":
+            return f"{owes}; no jump-in while a penalty is owed (VARIANTS.md B2)"
+        return f"{owes} ({self.rules.refs['effects']})"
 
     def _wrong_take(self, verb: Verb) -> str:
         if verb is _PRESS:
