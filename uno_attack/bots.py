@@ -1,10 +1,12 @@
 """Bots: players that choose their own actions from the engine's legal list.
 
 ``random`` picks uniformly among the legal actions. ``basic`` plays sensibly: sheds
-high-point cards early, keeps wilds for need, aims Trade Hands at the smallest hand,
-hits an opponent close to going out, calls UNO with its play and catches others who
-forget. Bots read the engine and ask the rule set what a card is; they never hold rules
-of their own.
+high-point cards early (several at once where ``multi_play`` allows), keeps wilds for
+need, aims Trade Hands or a 7 at the smallest hand, hits an opponent close to going out,
+stacks and deflects rather than take a penalty, challenges a Wild Draw Four when its
+player holds enough cards to have bluffed, jumps in, goes out on a sum, calls UNO with its
+play and catches others who forget. Bots read the engine and ask the rule set what a card
+is; they never hold rules of their own.
 """
 
 from __future__ import annotations
@@ -67,29 +69,78 @@ class BasicBot:
         self._forget_rng = random.Random(f"{seed}:forget")
 
     def react(self, game: Round, seat: int) -> Action | None:
+        """Catch a forgetful player, remember its own UNO, go out, or jump in."""
         window = game.uno_seat
         if window is not None and window != seat:
             return Action.catch(seat, window)
         if window == seat:
             return Action.call_uno(seat)
+        out = Action.out(seat)
+        if game.out_value is not None and game.is_legal(out):
+            return out
+        if seat != game.turn:
+            jumps = [a for a in game.legal_actions(seat) if a.verb is Verb.PLAY]
+            if jumps:
+                best = max(jumps, key=lambda a: self._score(game, seat, a))
+                if self._score(game, seat, best) >= 0:
+                    return self._with_call(game, best)
         return None
 
     def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
-        for action in legal:
-            if action.verb in (Verb.CATCH, Verb.UNO):
+        window = game.uno_seat
+        for action in legal:  # a true catch or call first (never a false one, B8)
+            if action.verb is Verb.OUT or (action.verb is Verb.UNO and window == seat) or (
+                    action.verb is Verb.CATCH and window is not None and action.target == window):
                 return action
         first = legal[0]
         if first.verb is Verb.CHOOSE:
             return Action.choose(seat, self._best_color(game.hands[seat]))
+        fallback = next((a for a in legal if a.verb in (Verb.PRESS, Verb.DRAW, Verb.PASS)),
+                        None)
+        challenge = next((a for a in legal if a.verb is Verb.CHALLENGE), None)
+        if challenge is not None and self._challenges(game):
+            return challenge
         plays = [a for a in legal if a.verb is Verb.PLAY]
         if not plays:
-            return first  # a press owed, or pass
+            return fallback or first  # a penalty owed, or pass
         action = max(plays, key=lambda a: self._score(game, seat, a))
-        if self._score(game, seat, action) < 0 and any(a.verb is Verb.PRESS for a in legal):
-            return next(a for a in legal if a.verb is Verb.PRESS)
+        if game.owed:
+            return self._with_call(game, action)  # stacking or deflecting beats taking
+        if self._score(game, seat, action) < 0 and fallback is not None:
+            return fallback
+        return self._with_call(game, self._several(game, seat, action))
+
+    def _with_call(self, game: Round, action: Action) -> Action:
+        """UNO called with the play that leaves one card (unless it forgets, as people do)."""
         if game.hand_after(action) == 1 and not self._forgets():
-            action = action.with_uno()
+            return action.with_uno()
         return action
+
+    def _several(self, game: Round, seat: int, action: Action) -> Action:
+        """Under ``multi_play``, the chosen card with every other of its symbol, the last
+        one of the colour it holds most (VARIANTS.md B3), where that is legal."""
+        card = action.card
+        assert card is not None
+        if game.options.multi_play == "off" or game.kind(card).names_seat:
+            return action
+        rest = list(game.hands[seat])
+        rest.remove(card)
+        same = [c for c in rest if c.symbol == card.symbol]
+        if not same:
+            return action
+        left = [c for c in rest if c not in same]
+        keep = self._best_color(left) if left else None
+        same.sort(key=lambda c: c.color is keep)
+        several = Action.play(seat, [card, *same], action.color)
+        return several if game.is_legal(several) else action
+
+    @staticmethod
+    def _challenges(game: Round) -> bool:
+        """Challenge a Wild Draw Four when a bluff is likely: its player holds cards enough
+        that one of the colour is probable (only what the table can see is used)."""
+        challenge = game.owed[0].cause.challenge
+        assert challenge is not None
+        return len(game.hands[challenge.by]) >= 2
 
     def _forgets(self) -> bool:
         return self.forget_uno > 0 and self._forget_rng.random() < self.forget_uno
@@ -111,17 +162,22 @@ class BasicBot:
                 return -1000.0
             if kind.hits:
                 score += 10 + (40 if threat else 0)
+            if kind.fair is not None and game.options.wild_draw_four == "challenge" and \
+                    not kind.fair(rest, game.color):
+                score -= 30  # a bluff may be challenged
             if len(hand) <= 2:
                 score += 60
             return score
-        if kind.names_seat:
+        if kind.names_seat:  # aim a Trade Hands or a 7 at the smallest hand
             target = action.target
             assert target is not None
             smallest = min(len(game.hands[s]) for s in range(game.players) if s != seat)
             if len(game.hands[target]) != smallest:
                 return -500.0
             gain = (len(hand) - 1) - len(game.hands[target])
-            return score + 20 * gain if gain > 0 else -200.0
+            if gain > 0:
+                return score + 20 * gain
+            return -200.0 if kind.number is None else score - 15 * (1 - gain)
         if kind.lays_down is not None:
             score += 15 * len(kind.lays_down(game.rules, hand, card))
         if kind.skips and threat:

@@ -1,4 +1,4 @@
-"""The rules engine: one round as a pure state machine, for any rule set.
+"""The rules engine: one round as a pure state machine, for any rule set and house rules.
 
 In the manner of python-chess's ``Board``: a :class:`Round` holds the state, lists the
 legal actions of any seat (:meth:`Round.legal_actions`), and :meth:`Round.apply` either
@@ -9,9 +9,10 @@ check, and every call of a reload's ``shuffle``, comes before the first change).
 plain tuple, which is cheaper to make.
 
 What the cards do is the rule set's (:mod:`uno_attack.rules`): the engine asks each
-card's kind for its effect as a play, a starter and a last card, and keeps the turn,
-the owed penalties (:mod:`uno_attack.penalties`), the UNO window and the end of the round.
-Scoring the round is the match's business (:mod:`uno_attack.scoring`).
+card's kind for its effect as a play, a starter and a last card. The engine keeps the
+turn, the owed penalties (:mod:`uno_attack.penalties`), the UNO window, the house rules of
+VARIANTS.md B that decide who may play what and when, and the end of the round. Scoring
+the round is the match's business (:mod:`uno_attack.scoring`).
 
 The engine has no I/O, no clock and no randomness of its own. A press is a chance event:
 the caller supplies how many cards fired (``apply(action, fired=k)``) and, if a press or a
@@ -21,7 +22,7 @@ without it they are loaded in the order they were discarded, as in a transcript)
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from functools import cache
@@ -31,7 +32,7 @@ from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
 from uno_attack.errors import IllegalActionError
 from uno_attack.options import Options
-from uno_attack.penalties import FIRE, Cause, Count, Owed, Unit, Why
+from uno_attack.penalties import FIRE, Cause, Challenge, Count, Owed, Unit, Why
 from uno_attack.rules import ATTACK, Kind, Moves, RuleSet, rule_set
 
 Shuffle = Callable[[list[Card]], None]
@@ -42,7 +43,8 @@ class Phase(Enum):
 
     CHOOSE = "choose"  # the player left of the dealer names a wild starter's colour
     PLAY = "play"      # the seat whose turn it is plays, presses or draws
-    AFTER = "after"    # after a press or draw: play a card that arrived, or pass
+    AFTER = "after"    # after a press or draw: play a card that arrived (or pass)
+    CHAIN = "chain"    # until_playable: press or draw again, nothing playable came yet
     OVER = "over"      # a hand is empty and nothing more is owed
 
 
@@ -50,11 +52,12 @@ class Applied(NamedTuple):
     """What one action did, for the table loop, a log, a screen or a network view.
 
     ``played``: the cards put on the discard pile, in order (a Discard All's cards before
-    it). ``gained``: the cards the acting seat took by pressing or drawing. ``reloads``:
-    each reload of the launcher or pile it caused, first card to fire first. ``owed``: the
-    penalties owed after it. ``skipped``: seats that lost their turn to it. ``hands``: the
-    hands that changed owner, as ``(from_seat, to_seat)``. ``revealed``: a challenged
-    player's seat and hand, to show the challenger. ``winner`` and ``over`` as after it.
+    it; a ``sum_out`` hand under the top). ``gained``: the cards the acting seat took by
+    pressing or drawing. ``reloads``: each reload of the launcher or pile it caused, first
+    card to come out first. ``owed``: the penalties owed after it. ``skipped``: seats that
+    lost their turn to it (a Skip, a jump-in). ``hands``: the hands that changed owner, as
+    ``(from_seat, to_seat)``. ``revealed``: a challenged player's seat and hand, to show
+    the challenger. ``winner`` and ``over`` as after it.
     """
 
     action: Action
@@ -83,13 +86,16 @@ _PLAY, _PRESS, _DRAW = Verb.PLAY, Verb.PRESS, Verb.DRAW
 _NO_MOVES = Moves()
 _PAST = {_PRESS: "pressed", _DRAW: "drawn"}
 _named = tuple.__new__
+#: The two penalties of a Wild Draw Four challenge (VARIANTS.md A5).
+_BLUFF_PENALTY, _FAIR_PENALTY = 4, 6
 
 
-def _raw(action: Action, played: tuple[Card, ...], gained: tuple[Card, ...],
-         reloads: tuple[tuple[Card, ...], ...], owed: list[Owed], moves: Moves,
-         winner: int | None, over: bool) -> RawApplied:
+def _raw(action: Action, played: tuple[Card, ...], owed: list[Owed], *,
+         gained: tuple[Card, ...] = (), reloads: tuple[tuple[Card, ...], ...] = (),
+         moves: Moves = _NO_MOVES, revealed: tuple[int, tuple[Card, ...]] | None = None,
+         winner: int | None = None, over: bool = False) -> RawApplied:
     return (action, played, gained, reloads, tuple(owed) if owed else (), moves.skipped,
-            moves.hands, None, winner, over)
+            moves.hands, revealed, winner, over)
 
 
 class Round:
@@ -101,9 +107,9 @@ class Round:
     """
 
     __slots__ = (
-        "_kinds", "_matching", "_take", "_ways", "arrived", "color", "dealer", "direction",
-        "discard", "hands", "options", "owed", "phase", "players", "rules", "stock", "turn",
-        "uno_seat", "winner",
+        "_fast", "_kinds", "_matching", "_take", "_ways", "arrived", "color", "dealer",
+        "direction", "discard", "hands", "options", "out_by", "out_value", "owed", "phase",
+        "players", "rules", "stock", "turn", "uno_seat", "winner",
     )
 
     def __init__(self) -> None:  # use Round.setup()
@@ -119,13 +125,16 @@ class Round:
         self.turn = 0
         self.owed: list[Owed] = []         # first one first; read-only outside the engine
         self.phase = Phase.PLAY
-        self.arrived: tuple[Card, ...] = ()  # the cards of the last press or draw (Phase.AFTER)
+        self.arrived: tuple[Card, ...] = ()  # the cards of the last press or draw (AFTER)
         self.uno_seat: int | None = None   # seat whose UNO window is open, not yet called
+        self.out_value: int | None = None  # sum_out: the number just played (B9) …
+        self.out_by: int | None = None     # … and who played it
         self.winner: int | None = None
         self._kinds: dict[Card, Kind] = {}
         self._matching: dict[Card, dict[Color | None, frozenset[Card]]] = {}
         self._ways: tuple[dict[Card, tuple[Action, ...]], ...] = ()  # plays per seat and card
         self._take: tuple[Action, ...] = ()  # each seat's press (or draw)
+        self._fast = True  # no option that the fast path of legal_actions leaves out
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -154,9 +163,10 @@ class Round:
         starters = [starter] if isinstance(starter, Card) else list(starter)
         if not starters:
             raise ValueError("a round needs a starter card")
-        game.options = options or Options()
-        game.rules = rules = rule_set(game.options.rules)
-        game._kinds = rules.kinds_for(game.options)
+        options = game.options = options or Options()
+        options.check_players(n)
+        game.rules = rules = rule_set(options.rules)
+        game._kinds = rules.kinds_for(options)
         setup_ref = rules.refs["setup"]
         for card in starters[:-1]:
             if not game._kinds[card].put_back:
@@ -169,6 +179,9 @@ class Round:
         game._matching = rules.matching
         game._ways = _seat_plays(rules, n, _seat_naming(game._kinds))
         game._take = _take_actions(rules.unit, n)
+        game._fast = not (options.forced_play or options.last_card != "any"
+                          or options.wild_draw_four == "fair_only" or options.false_uno_penalty
+                          or options.false_catch_penalty or options.sum_out)
         game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
         game.stock = deque(stock)
@@ -196,12 +209,19 @@ class Round:
     def owe(self, seat: int, count: Count, cause: Cause, *, answerable: bool = False,
             first: bool = False) -> None:
         """``seat`` owes ``count`` presses or draws (the rule set's unit) for ``cause``;
-        ``first``: before everything already owed (a catch, RULES.md 7)."""
+        ``first``: before everything already owed (a catch, RULES.md 7; a false call, B8)."""
         owed = Owed(seat, count, self.rules.unit, cause, answerable)
         if first:
             self.owed.insert(0, owed)
         else:
             self.owed.append(owed)
+
+    def pass_penalty(self, owed: Owed, seat: int) -> None:
+        """A deflected penalty (the first owed) passes unchanged to ``seat``, who loses the
+        turn (VARIANTS.md B6, E23); it can no longer be challenged (A5)."""
+        self.owed[0] = Owed(seat, owed.count, owed.unit, owed.cause._replace(challenge=None),
+                            owed.answerable)
+        self.turn = self.next_seat(seat)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -236,14 +256,17 @@ class Round:
         return card in self._matching[self.discard[-1]][self.color]
 
     def has_playable(self, seat: int) -> bool:
-        """Whether ``seat`` holds a card it could play on its turn now."""
-        return any(self._playable(seat, card) for card in self.hands[seat])
+        """Whether ``seat`` holds a card it could play by itself on its turn now."""
+        return any(self._alone_refusal(seat, card) is None for card in self.hands[seat])
 
-    def _playable(self, seat: int, card: Card) -> bool:
-        """A card that may be played by itself from ``seat``'s hand on its turn."""
-        if card not in self._matching[self.discard[-1]][self.color]:
-            return False
-        return len(self.hands[seat]) != 1 or self._kinds[card].end_refusal is None
+    def draw_size(self) -> int:
+        """How many cards the seat to act's ``draw`` would take now (classic): what it owes,
+        or one, as far as the pile and a reload can give (VARIANTS.md A2). A launcher that
+        serves as the draw pile ejects exactly this many."""
+        owed = self.owed
+        need = owed[0].count if owed else 1
+        assert isinstance(need, int)
+        return min(need, len(self.stock) + len(self.discard) - 1)
 
     def hand_after(self, action: Action) -> int:
         """How many cards the acting seat will hold once this legal play and its effects
@@ -252,16 +275,33 @@ class Round:
         probe.push(Action.play(action.seat, action.cards, action.color, action.target))
         return len(probe.hands[action.seat])
 
+    def reactions_open(self) -> bool:
+        """Whether some seat may act out of turn now for a reason a player would seize: an
+        open UNO window, a ``sum_out``, another seat holding the top card to jump in with
+        (false calls under B8 aside)."""
+        if self.phase is _OVER:
+            return False
+        if self.uno_seat is not None or self.out_value is not None:
+            return True
+        if self.options.jump_in == "off" or self.phase is not _PLAYING or self.owed:
+            return False
+        top = self.discard[-1]
+        return top.color is not None and any(
+            top in hand for seat, hand in enumerate(self.hands) if seat != self.turn)
+
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every one-card action ``seat`` may take now (default: the seat to act).
 
-        The seat to act gets what a transcript's ``legal`` lists (:meth:`listed_actions`);
-        any seat also gets what it may do out of turn now (call UNO, catch). A play that
-        may carry an UNO call is listed once, without it.
+        The seat to act gets what a transcript's ``legal`` lists (:meth:`listed_actions`)
+        and ``out`` where it may go out; any other seat gets what it may do out of turn
+        now: call UNO, catch, jump in, go out, and false calls where the options allow.
+        A play that may carry an UNO call is listed once, without it; plays of several
+        cards (``multi_play``) are legal but never listed.
         """
         turn = self.turn
-        if self.phase is _PLAYING and not self.owed and (seat is None or seat == turn):
+        if self.phase is _PLAYING and not self.owed and self._fast and (
+                seat is None or seat == turn):
             # the common case first, written out flat: the hot path of self-play
             hand = self.hands[turn]
             matching = self._matching[self.discard[-1]][self.color]
@@ -283,51 +323,100 @@ class Round:
             return []
         if seat is None:
             seat = to_act
-        actions = self._turn_actions(seat) if seat == to_act else []
-        window = self.uno_seat
-        if window is not None:
-            actions.append(Action.call_uno(seat) if window == seat else Action.catch(seat, window))
+        actions = self._turn_actions(seat) if seat == to_act else self._jump_ins(seat)
+        actions.extend(self._calls(seat))
         return actions
 
     def listed_actions(self) -> list[Action]:
-        """What a transcript's ``legal`` lists: the one-card actions of the seat to act."""
-        return self.legal_actions()
+        """What a transcript's ``legal`` lists: the one-card actions of the seat to act,
+        ``out`` aside (VARIANTS.md E22)."""
+        return [a for a in self.legal_actions() if a.verb is not Verb.OUT]
 
     def _turn_actions(self, seat: int) -> list[Action]:
-        """The seat to act's actions other than a turn's plays (UNO and catches aside)."""
-        if self.phase is Phase.CHOOSE:
+        """The seat to act's actions, UNO calls and catches aside."""
+        phase = self.phase
+        if phase is Phase.CHOOSE:
             return [Action.choose(seat, color) for color in COLORS]
+        take = self._take[seat]
         if self.owed:
-            return [self._take[seat]]
-        if self.phase is Phase.AFTER:
-            ways = self._ways[seat]
-            plays = [way for card in dict.fromkeys(self.arrived) if self._playable(seat, card)
-                     for way in ways[card]]
-            return [*plays, Action.pass_(seat)]
-        return []  # on its turn to play, the seat to act is served by legal_actions' fast path
+            actions = [take]
+            head = self.owed[0]
+            if head.answerable and self.winner is None:
+                if head.cause.challenge is not None and self._challenge_refusal(seat) is None:
+                    actions.append(Action.challenge(seat))
+                if self.options.stacking != "off" or self.options.deflect:
+                    actions += self._candidates(seat, self.hands[seat], self._answer_refusal)
+            return actions
+        if phase is Phase.CHAIN:
+            return [take]
+        if phase is Phase.AFTER:
+            actions = self._candidates(seat, self.arrived, self._play_refusal)
+            if self._pass_refusal() is None:
+                actions.append(Action.pass_(seat))
+            return actions
+        actions = self._candidates(seat, self.hands[seat], self._play_refusal)
+        if self._take_refusal(seat) is None:
+            actions.append(take)
+        return actions
+
+    def _jump_ins(self, seat: int) -> list[Action]:
+        """The jump-ins (VARIANTS.md B2) of a seat that is not in turn."""
+        if self.options.jump_in == "off" or self.phase is not _PLAYING or self.owed:
+            return []
+        top = self.discard[-1]
+        if top not in self.hands[seat]:
+            return []
+        return self._candidates(seat, (top,), self._jump_refusal)
+
+    def _candidates(self, seat: int, cards: Iterable[Card],
+                    refusal: Callable[[Action], str | None]) -> list[Action]:
+        """Every way to play each of ``cards`` alone that ``refusal`` does not refuse."""
+        ways = self._ways[seat]
+        return [way for card in dict.fromkeys(cards) for way in ways[card]
+                if refusal(way) is None]
+
+    def _calls(self, seat: int) -> list[Action]:
+        """UNO calls, catches and ``out`` that ``seat`` may make now."""
+        if self.winner is not None:
+            return []  # after a hand is empty only what is owed is made (E5)
+        calls: list[Action] = []
+        window = self.uno_seat
+        if window == seat or self.options.false_uno_penalty:
+            calls.append(Action.call_uno(seat))
+        if self.options.false_catch_penalty:
+            calls += [Action.catch(seat, other) for other in range(self.players)
+                      if other != seat]
+        elif window is not None and window != seat:
+            calls.append(Action.catch(seat, window))
+        if self.out_value is not None and self._out_refusal(seat) is None:
+            calls.append(Action.out(seat))
+        return calls
 
     def is_legal(self, action: Action) -> bool:
         return self.illegal_reason(action) is None
 
+    # ------------------------------------------------------------------ why not
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is not allowed now (naming the rule), or ``None`` if it is."""
         seat = action.seat
         if not 0 <= seat < self.players:
-            return f"there is no seat {seat} (seats are 0…{self.players - 1})"
+            return f"there is no seat {seat} (seats are 0…{self.players - 1}, RULES.md 2)"
         shape = _shape_problem(action)
         if shape is not None:
             return shape
         to_act = self.to_act
         if to_act is None:
-            return f"the round is over (seat {self.winner} went out)"
+            return f"the round is over (seat {self.winner} went out, {self.rules.refs['end']})"
         refs = self.rules.refs
         verb = action.verb
         if verb is Verb.UNO:
-            return self._uno_reason(seat)
+            return self._uno_refusal(seat)
         if verb is Verb.CATCH:
-            return self._catch_reason(seat, action.target)
-        if verb is Verb.CHALLENGE or verb is Verb.OUT:
-            return f"'{verb}' is not a move of {self.rules.title} with these options"
+            return self._catch_refusal(seat, action.target)
+        if verb is Verb.OUT:
+            return self._out_refusal(seat)
+        if verb is Verb.CHALLENGE:
+            return self._challenge_refusal(seat)
         if self.phase is Phase.CHOOSE:
             if verb is not Verb.CHOOSE or seat != to_act:
                 return (f"seat {to_act} must first name the colour of the wild starter "
@@ -342,23 +431,20 @@ class Round:
             head = self.owed[0]
             if seat != head.seat:
                 return f"seat {head.seat} owes {head.describe()} first ({refs['effects']})"
-            if verb is not take:
-                return (f"seat {seat} owes {head.describe()}; penalties can't be passed on or "
-                        f"answered with a card ({refs['effects']})")
-            return None
+            if verb is take:
+                return None
+            if verb is _PLAY:
+                return self._answer_refusal(action)
+            return f"seat {seat} owes {head.describe()} ({refs['effects']})"
         if seat != self.turn:
+            if verb is _PLAY and self.options.jump_in != "off":
+                return self._jump_refusal(action)
             return f"it is seat {self.turn}'s turn, not seat {seat}'s ({refs['turn']})"
         if verb is take:
-            if self.phase is Phase.AFTER:
-                return (f"seat has already {_PAST[take]} this turn: play a card that arrived, "
-                        f"or pass ({self._after_rule()})")
-            return None
+            return self._take_refusal(seat)
         if verb is Verb.PASS:
-            if self.phase is not Phase.AFTER:
-                return (f"'pass' is only allowed after a {take}, where {self._after_rule()} "
-                        "lets a card that arrived be played")
-            return None
-        return self._play_reason(action)
+            return self._pass_refusal()
+        return self._play_refusal(action)
 
     def _wrong_take(self, verb: Verb) -> str:
         if verb is _PRESS:
@@ -368,61 +454,262 @@ class Round:
                 f"({self.rules.refs['turn']})")
 
     def _after_rule(self) -> str:
+        """The rule that lets a card that arrived be played."""
+        if self.options.until_playable:
+            return "until_playable, VARIANTS.md B5"
+        if self.rules.unit is Unit.DRAW:
+            return "VARIANTS.md A4"
         return "play_after_press, RULES.md 9"
 
-    def _play_reason(self, action: Action) -> str | None:
+    def _take_refusal(self, seat: int) -> str | None:
+        """Why the seat in turn may not press or draw now (no penalty owed)."""
+        take = self.take_verb
+        if self.phase is Phase.AFTER:
+            return (f"seat has already {_PAST[take]} this turn: play a card that arrived, "
+                    f"or pass ({self._after_rule()})")
+        if self.phase is _PLAYING and self.options.forced_play and self.has_playable(seat):
+            return (f"with forced_play a player holding a playable card must play one, not "
+                    f"{take} (VARIANTS.md B13)")
+        return None
+
+    def _pass_refusal(self) -> str | None:
+        take = self.take_verb
+        if self.phase is Phase.CHAIN:
+            return f"the {take}ing goes on until a playable card arrives (VARIANTS.md B5)"
+        if self.phase is not Phase.AFTER:
+            return (f"'pass' is only allowed after a {take}, where {self._after_rule()} "
+                    "lets a card that arrived be played")
+        if self.options.until_playable:
+            return ("with until_playable the playable card that arrived must be played "
+                    "(VARIANTS.md B5)")
+        if self.options.forced_play:
+            return ("with forced_play a playable card that just arrived must be played "
+                    "(VARIANTS.md E17)")
+        return None
+
+    def _alone_refusal(self, seat: int, card: Card) -> str | None:
+        """Why ``card`` may not be played by itself from ``seat``'s hand on its turn:
+        matching (RULES.md 4), a last card's limits, a Wild Draw Four's fairness."""
+        if card not in self._matching[self.discard[-1]][self.color]:
+            return (f"{card} does not match the top card {self.top} "
+                    f"(current colour {self.color}): {self.rules.refs['turn']}")
+        return self._card_refusal(seat, card, 1)
+
+    def _card_refusal(self, seat: int, card: Card, n: int) -> str | None:
+        """What stops ``n`` cards of ``card``'s kind whatever they answer: a last play's
+        limits (RULES.md 4, VARIANTS.md B7) and an unfair Wild Draw Four (B14)."""
+        kind = self._kinds[card]
+        hand = self.hands[seat]
+        if kind.end_refusal is not None:
+            # a Discard All is played alone, and its colour's cards (itself too) leave
+            left = len(hand) - (n if kind.lays_down is None
+                                else len(kind.lays_down(self.rules, hand, card)))
+            if left <= 0:
+                return kind.end_refusal
+        if kind.fair is not None and self.options.wild_draw_four == "fair_only" and \
+                not kind.fair([c for c in hand if c is not card], self.color):
+            return (f"with wild_draw_four = fair_only a {kind.name} may only be played with no "
+                    f"card of the current colour ({self.color}) in hand (VARIANTS.md B14)")
+        return None
+
+    def _play_refusal(self, action: Action) -> str | None:
+        """A play on the seat's own turn (phase PLAY, AFTER or CHAIN)."""
         seat, cards = action.seat, action.cards
         refs = self.rules.refs
+        if self.phase is Phase.CHAIN:
+            return (f"seat {seat} goes on {self.take_verb.value}ing until a playable card "
+                    "arrives (until_playable, VARIANTS.md B5)")
         if len(cards) > 1:
-            return f"one card is played at a time ({refs['turn']})"
+            return self._multi_refusal(action)
         card = cards[0]
-        hand = self.hands[seat]
-        if card not in hand:
-            return f"seat {seat} does not hold {card}"
+        if card not in self.hands[seat]:
+            return f"seat {seat} does not hold {card} ({refs['turn']})"
         if self.phase is Phase.AFTER and card not in self.arrived:
-            return (f"after a press only a card just fired may be played, and {card} was not "
-                    f"({self._after_rule()})")
-        if not self.matches(card):
-            return (f"{card} does not match the top card {self.top} "
-                    f"(current colour {self.color}): {refs['turn']}")
+            return (f"after a {self.take_verb} only a card that just arrived may be played, "
+                    f"and {card} did not ({self._after_rule()})")
+        return (self._alone_refusal(seat, card) or self._naming_refusal(action)
+                or self._uno_call_refusal(action))
+
+    def _naming_refusal(self, action: Action) -> str | None:
+        """The colour and seat a play names (RULES.md 4, VARIANTS.md B4 and E15)."""
+        refs = self.rules.refs
+        card = action.cards[0]
         kind = self._kinds[card]
         if kind.wild:
             if action.color is None:
                 return (f"a wild card names a colour as it is played: 'play {card} red' "
                         f"({refs['turn']})")
         elif action.color is not None:
-            return f"{card} is not a wild card and names no colour"
+            return f"{card} is not a wild card and names no colour ({refs['turn']})"
+        seat, target = action.seat, action.target
         if kind.names_seat:
-            target = action.target
+            ref = "VARIANTS.md B4, E15" if kind.number is not None else refs["turn"]
             if target is None:
-                return (f"a {kind.name} names the seat to trade with: 'play {card} 2' "
-                        f"({refs['turn']})")
+                return f"a {kind.name} names the seat to trade with: 'play {card} 2' ({ref})"
             if target == seat or not 0 <= target < self.players:
-                return f"seat {target} is not another seat to trade with ({refs['effects']})"
-        elif action.target is not None:
-            return f"{card} names no seat"
-        if len(hand) == 1 and kind.end_refusal is not None:
-            return kind.end_refusal
-        if action.uno and self.hand_after(action) != 1:
-            return (f"UNO may only be called by a player a play leaves holding exactly one card "
-                    f"({refs['uno']})")
+                return f"seat {target} is not another seat to trade with ({ref})"
+        elif target is not None:
+            rule = "; a 7 does with seven_zero, VARIANTS.md B4" if kind.number == 7 else ""
+            return f"{card} names no seat ({refs['turn']}{rule})"
         return None
 
-    def _uno_reason(self, seat: int) -> str | None:
-        if self.uno_seat == seat:
+    def _uno_call_refusal(self, action: Action) -> str | None:
+        """``play X uno`` only where the play leaves exactly one card (RULES.md 7, E19)."""
+        if action.uno and self.hand_after(action) != 1:
+            return (f"UNO may only be called by a player a play leaves holding exactly one card "
+                    f"({self.rules.refs['uno']}, VARIANTS.md E19)")
+        return None
+
+    def _multi_refusal(self, action: Action) -> str | None:
+        """Several cards at once (VARIANTS.md B3)."""
+        seat, cards = action.seat, action.cards
+        mode = self.options.multi_play
+        if mode == "off":
+            return (f"one card is played at a time ({self.rules.refs['turn']}; multi_play, "
+                    "VARIANTS.md B3)")
+        if self.phase is not _PLAYING:
+            return f"several cards may not be played after a {self.take_verb} (VARIANTS.md B3)"
+        kind = self._kinds[cards[0]]
+        if any(card.symbol != cards[0].symbol for card in cards):
+            return "the cards of one play must all have one symbol (VARIANTS.md B3)"
+        if kind.multi is None or (mode == "numbers" and kind.multi != "numbers"):
+            alone = "number cards only" if mode == "numbers" else "not this kind"
+            return (f"a {kind.name} is played alone (multi_play = {mode}: {alone}, "
+                    "VARIANTS.md B3)")
+        missing = Counter(cards) - Counter(self.hands[seat])
+        if missing:
+            return (f"seat {seat} does not hold {' '.join(c.code for c in missing.elements())} "
+                    f"({self.rules.refs['turn']})")
+        first = cards[0]
+        if first not in self._matching[self.discard[-1]][self.color]:
+            return (f"the first card listed must be playable by itself, and {first} does not "
+                    f"match the top card {self.top} (VARIANTS.md B3)")
+        return (self._card_refusal(seat, first, len(cards)) or self._naming_refusal(action)
+                or self._uno_call_refusal(action))
+
+    def _answer_refusal(self, action: Action) -> str | None:
+        """A play by the seat owing the first penalty: stacking (B1) or deflecting (B6)."""
+        seat, cards = action.seat, action.cards
+        head = self.owed[0]
+        refs = self.rules.refs
+        owes = f"seat {seat} owes {head.describe()}"
+        if self.winner is not None:
+            return (f"{owes}; after a hand is empty only what is owed is made "
+                    "(VARIANTS.md E5)")
+        options = self.options
+        if options.stacking == "off" and not options.deflect:
+            return (f"{owes}; penalties can't be passed on or answered with a card "
+                    f"({refs['effects']})")
+        if not head.answerable:
+            return f"{owes}; {self._unanswerable(head)}"
+        if len(cards) > 1:
+            return f"{owes}; a stacking or deflecting play is one card (VARIANTS.md B3)"
+        card = cards[0]
+        if card not in self.hands[seat]:
+            return f"seat {seat} does not hold {card} ({refs['turn']})"
+        kind = self._kinds[card]
+        cause = head.cause.card
+        assert cause is not None
+        on = self._kinds[cause]
+        if kind.penalty is not None:
+            if options.stacking == "off":
+                return f"{owes}; stacking is off (VARIANTS.md B1)"
+            if card.symbol not in on.stackers.get(options.stacking, ()):
+                return (f"{owes}; a {kind.name} does not stack on a {on.name} with "
+                        f"stacking = {options.stacking} (VARIANTS.md B1)")
+        elif kind.deflects:
+            if not options.deflect:
+                return f"{owes}; deflecting is off (VARIANTS.md B6)"
+            if not on.wild and card not in self._matching[self.discard[-1]][self.color]:
+                return (f"{owes}; a deflecting {kind.name} must match the top card "
+                        f"{self.top} (VARIANTS.md B6, E7)")
+        else:
+            return (f"{owes}; only a Draw card stacks and a Skip or Reverse deflects "
+                    "(VARIANTS.md B1, B6)")
+        return (self._card_refusal(seat, card, 1) or self._naming_refusal(action)
+                or self._uno_call_refusal(action))
+
+    def _unanswerable(self, head: Owed) -> str:
+        why = head.cause.why
+        if why is Why.STARTER:
+            return "a starter's penalty cannot be stacked or deflected (VARIANTS.md E4)"
+        if why is Why.CARD and head.cause.card is not None and \
+                self._kinds[head.cause.card].penalty is None:
+            return "only a Draw card's penalty can be stacked or deflected (VARIANTS.md B1)"
+        if why is Why.CARD:
+            return "part of it is made already: it cannot be answered now (VARIANTS.md E9)"
+        return f"the penalty of {head.cause.describe()} cannot be answered (VARIANTS.md E9)"
+
+    def _jump_refusal(self, action: Action) -> str | None:
+        """A play out of turn (VARIANTS.md B2)."""
+        seat, cards = action.seat, action.cards
+        mode = self.options.jump_in
+        if self.phase is not _PLAYING:
+            return (f"no jump-in after a {self.take_verb}: the round waits for seat "
+                    f"{self.turn}'s play (VARIANTS.md B2)")
+        if len(cards) > 1:
+            return "a jump-in is one card (VARIANTS.md B3)"
+        card = cards[0]
+        if card not in self.hands[seat]:
+            return f"seat {seat} does not hold {card} ({self.rules.refs['turn']})"
+        top = self.discard[-1]
+        if card is not top or card.color is None:
+            return (f"only a card identical to the top card {top} may jump in, never a wild "
+                    "(VARIANTS.md B2)")
+        if mode == "numbers" and self._kinds[card].number is None:
+            return "with jump_in = numbers only a number card may jump in (VARIANTS.md B2)"
+        return (self._card_refusal(seat, card, 1) or self._naming_refusal(action)
+                or self._uno_call_refusal(action))
+
+    def _challenge_refusal(self, seat: int) -> str | None:
+        """A challenge of a Wild Draw Four (VARIANTS.md A5)."""
+        head = self.owed[0] if self.owed else None
+        if head is None or head.seat != seat or head.cause.challenge is None \
+                or not head.answerable:
+            return (f"seat {seat} has no Wild Draw Four to challenge: only the player who "
+                    "must draw 4 for one may, before drawing (VARIANTS.md A5)")
+        if self.winner is not None:
+            return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
+        return None
+
+    def _out_refusal(self, seat: int) -> str | None:
+        """Going out on a number (VARIANTS.md B9)."""
+        if not self.options.sum_out:
+            return "'out' is a move of sum_out only (VARIANTS.md B9)"
+        value = self.out_value
+        if value is None or self.winner is not None:
+            return ("one may go out only right after a number card is played, until the next "
+                    "action (VARIANTS.md B9)")
+        if seat == self.out_by:
+            return "the player of the number cannot go out on it (VARIANTS.md B9)"
+        hand = self.hands[seat]
+        numbers = [self._kinds[card].number for card in hand]
+        if not hand or None in numbers or sum(numbers) != value:  # type: ignore[arg-type]
+            return (f"seat {seat}'s hand is not number cards adding up to {value} "
+                    "(VARIANTS.md B9)")
+        return None
+
+    def _uno_refusal(self, seat: int) -> str | None:
+        if self.winner is not None:
+            return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
+        if self.uno_seat == seat or self.options.false_uno_penalty:
             return None
         return (f"seat {seat} has no UNO to call: only a player whose play left them holding "
-                f"exactly one card may call it, until the window closes ({self.rules.refs['uno']})")
+                f"exactly one card may call it, until the window closes ({self.rules.refs['uno']}; "
+                "a false call needs false_uno_penalty, VARIANTS.md B8)")
 
-    def _catch_reason(self, seat: int, target: int | None) -> str | None:
+    def _catch_refusal(self, seat: int, target: int | None) -> str | None:
         ref = self.rules.refs["uno"]
         if target is None or not 0 <= target < self.players:
-            return f"there is no seat {target} to catch"
+            return f"there is no seat {target} to catch ({ref})"
         if target == seat:
-            return f"a player cannot catch themselves ({ref})"
-        if self.uno_seat != target:
+            return f"a player cannot catch themselves ({ref}, VARIANTS.md E19)"
+        if self.winner is not None:
+            return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
+        if self.uno_seat != target and not self.options.false_catch_penalty:
             return (f"seat {target} cannot be caught: only a player who was left holding one card "
-                    f"by a play and has not called UNO, before the window closes ({ref})")
+                    f"by a play and has not called UNO, before the window closes ({ref}; a "
+                    "false catch needs false_catch_penalty, VARIANTS.md B8)")
         return None
 
     # ------------------------------------------------------------------ applying
@@ -450,6 +737,8 @@ class Round:
         ``Applied._make(raw)`` names it."""
         verb = action.verb
         seat = action.seat
+        if self.out_value is not None:
+            self.out_value = self.out_by = None  # the chance to go out ends (B9)
         if verb is _PRESS:
             # a reload's order first: ``shuffle`` may raise, and nothing has changed yet
             reload = None if self.stock else self._reload_order(shuffle)
@@ -457,7 +746,18 @@ class Round:
             if window is not None and window != seat:
                 self.uno_seat = None  # another player acted: the window closes (RULES.md 7)
             return self._press(action, fired, reload)
+        if verb is _DRAW:
+            need = self.draw_size()
+            reload = self._reload_order(shuffle) if need > len(self.stock) else None
+            window = self.uno_seat
+            if window is not None and window != seat:
+                self.uno_seat = None
+            return self._draw(action, need, reload)
         window = self.uno_seat
+        if verb is Verb.CATCH:
+            return self._catch(action, caught=window == action.target)
+        if verb is Verb.UNO:
+            return self._call_uno(action, true=window == seat)
         if window is not None and window != seat:
             self.uno_seat = None
         if verb is _PLAY:
@@ -472,33 +772,50 @@ class Round:
             kind = self._kinds[self.discard[-1]]
             if kind.starter is not None:
                 kind.starter(self, (self.dealer + 1) % self.players)
-        elif verb is Verb.UNO:
-            self.uno_seat = None
-        else:  # Verb.CATCH
-            assert action.target is not None
-            self.uno_seat = None
-            self.owe(action.target, 2, Cause(Why.CATCH, by=seat), first=True)
-        return _raw(action, (), (), (), self.owed, _NO_MOVES, None, False)
+        elif verb is Verb.CHALLENGE:
+            return self._challenge(action)
+        else:  # Verb.OUT
+            return self._go_out(action)
+        return _raw(action, (), self.owed)
 
     def _reload_order(self, shuffle: Shuffle | None) -> list[Card]:
-        """The cards a reload of the empty stock will load, in order: the discard pile but
-        its top (RULES.md 6; in discard order unless ``shuffle`` reorders them)."""
+        """The cards a reload of the stock will load, in order: the discard pile but its
+        top (RULES.md 6, VARIANTS.md A2; in discard order unless ``shuffle`` reorders)."""
         cards = self.discard[:-1]
         if shuffle is not None and cards:
             shuffle(cards)
         return cards
 
+    def _reload(self, cards: list[Card]) -> tuple[tuple[Card, ...], ...]:
+        """Load ``cards`` (the discard pile but its top) into the stock."""
+        if not cards:
+            return ()  # a reload that loads nothing takes no record (E3)
+        self.stock.extend(cards)
+        del self.discard[:-1]
+        return (tuple(cards),)
+
+    # -- plays ------------------------------------------------------------------------
     def _play(self, action: Action) -> RawApplied:
         seat = action.seat
         cards = action.cards
         hand = self.hands[seat]
         kind = self._kinds[cards[0]]
+        if self.owed:  # only the seat owing the first penalty plays now: it answers it
+            return self._answer(action, kind)
+        skipped: tuple[int, ...] = ()
+        if seat != self.turn:  # a jump-in: the players passed over lose their turn (B2)
+            skipped = self._passed_over(seat)
+            self.turn = seat
+        challenge = None
+        if kind.fair is not None and self.options.wild_draw_four == "challenge":
+            challenge = Challenge(seat, not kind.fair([c for c in hand if c is not cards[0]],
+                                                      self.color))
         if len(cards) == 1:
             hand.remove(cards[0])
         else:
             for card in cards:
                 hand.remove(card)
-        if self.phase is not _PLAYING:  # a play after a press (play_after_press)
+        if self.phase is not _PLAYING:  # a play after a press or draw
             self.phase = _PLAYING
             self.arrived = ()
         top = cards[-1]
@@ -519,11 +836,56 @@ class Round:
             self.turn = (seat + self.direction) % self.players
         else:
             moves = kind.play(self, seat, action, len(cards)) or _NO_MOVES
+            if challenge is not None:
+                last = self.owed[-1]
+                self.owed[-1] = last._replace(cause=last.cause._replace(challenge=challenge))
+        if kind.number is not None and self.options.sum_out:
+            self.out_value, self.out_by = kind.number, seat
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
+        if skipped:
+            moves = Moves(skipped + moves.skipped, moves.hands)
         owed = self.owed
         return (action, played, (), (), tuple(owed) if owed else (), moves.skipped,
                 moves.hands, None, None, False)
+
+    def _passed_over(self, jumper: int) -> tuple[int, ...]:
+        """The seats from the one in turn up to the jumper, who lose their turn (B2)."""
+        seats = []
+        seat = self.turn
+        while seat != jumper:
+            seats.append(seat)
+            seat = self.next_seat(seat)
+        return tuple(seats)
+
+    def _answer(self, action: Action, kind: Kind) -> RawApplied:
+        """A stacking (B1) or deflecting (B6) play on the first owed penalty."""
+        seat = action.seat
+        card = action.cards[0]
+        head = self.owed[0]
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        self.color = card.color or action.color
+        if kind.penalty is not None:  # stacking: the next player owes the sum
+            del self.owed[0]
+            victim = self.next_seat(seat)
+            total = head.count + kind.penalty  # type: ignore[operator]
+            self.owed.insert(0, Owed(victim, total, head.unit, Cause(Why.CARD, card, seat),
+                                     True))
+            self.turn = self.next_seat(victim)
+        else:
+            assert kind.deflect is not None
+            kind.deflect(self, seat, head)
+        if not self.hands[seat]:
+            self.winner = seat
+            if kind.penalty is None:
+                del self.owed[0]  # a last card that deflects: the penalty is dropped (E8)
+            if not self.owed:
+                self._finish()
+            return _raw(action, (card,), self.owed, winner=seat, over=self.phase is _OVER)
+        if len(self.hands[seat]) == 1 and not action.uno:
+            self.uno_seat = seat
+        return _raw(action, (card,), self.owed)
 
     def _went_out(self, action: Action, kind: Kind, played: tuple[Card, ...]) -> RawApplied:
         """A last card: only the penalties of its kind as a last card remain (RULES.md 8)."""
@@ -533,23 +895,33 @@ class Round:
             kind.last(self, seat, action, len(action.cards))
         if not self.owed:
             self._finish()
-        return _raw(action, played, (), (), self.owed, _NO_MOVES, seat, self.phase is _OVER)
+        return _raw(action, played, self.owed, winner=seat, over=self.phase is _OVER)
 
+    def _go_out(self, action: Action) -> RawApplied:
+        """``out`` (B9): the hand goes under the top card in canonical order; it wins."""
+        seat = action.seat
+        hand = self.rules.sort(self.hands[seat])
+        self.hands[seat].clear()
+        top = self.discard.pop()
+        self.discard += [*hand, top]
+        self.winner = seat
+        self._finish()
+        return _raw(action, tuple(hand), self.owed, winner=seat, over=True)
+
+    # -- taking cards ---------------------------------------------------------------
     def _press(self, action: Action, fired: int, reload: list[Card] | None) -> RawApplied:
         seat = action.seat
         owed = self.owed
-        after_press_allowed = (self.options.play_after_press and self.phase is _PLAYING
-                               and not owed and not self.has_playable(seat))
+        phase = self.phase
+        options = self.options
+        after_press_allowed = (options.play_after_press and phase is _PLAYING and not owed
+                               and not options.until_playable and not self.has_playable(seat))
         stock = self.stock
         reloads: tuple[tuple[Card, ...], ...] = ()
         nothing_to_load = False
         if reload is not None:
-            if reload:
-                stock.extend(reload)
-                del self.discard[:-1]
-                reloads = (tuple(reload),)
-            else:
-                nothing_to_load = True
+            reloads = self._reload(reload)
+            nothing_to_load = not reload
         count = fired if fired <= len(stock) else len(stock)
         if count:
             gained = (stock.popleft(),) if count == 1 else tuple(
@@ -571,8 +943,11 @@ class Round:
                                         head.cause, False))
             if not owed and self.winner is not None:
                 self._finish()
-                return _raw(action, (), gained, reloads, owed, _NO_MOVES, self.winner, True)
-        elif after_press_allowed and any(self._playable(seat, c) for c in gained):
+                return _raw(action, (), owed, gained=gained, reloads=reloads,
+                            winner=self.winner, over=True)
+        elif options.until_playable:
+            self._chain(seat, gained, nothing_to_load)
+        elif after_press_allowed and any(self._alone_refusal(seat, c) is None for c in gained):
             self.phase = Phase.AFTER
             self.arrived = gained
         else:
@@ -580,9 +955,97 @@ class Round:
         return (action, (), gained, reloads, tuple(owed) if owed else (), (), (), None,
                 self.winner, False)
 
+    def _draw(self, action: Action, need: int, reload: list[Card] | None) -> RawApplied:
+        """A draw (VARIANTS.md A2): what is owed at once, else one card; the pile is
+        reloaded whenever it runs empty, and the draw ends with what it could take."""
+        seat = action.seat
+        stock = self.stock
+        gained = [stock.popleft() for _ in range(min(need, len(stock)))]
+        reloads: tuple[tuple[Card, ...], ...] = ()
+        if reload is not None:
+            reloads = self._reload(reload)
+            gained += [stock.popleft() for _ in range(need - len(gained))]
+        taken = tuple(gained)
+        self.hands[seat].extend(taken)
+        if taken and self.uno_seat == seat:
+            self.uno_seat = None
+        owed = self.owed
+        if owed:
+            del owed[0]  # one draw makes the whole of one penalty
+            if not owed and self.winner is not None:
+                self._finish()
+                return _raw(action, (), owed, gained=taken, reloads=reloads,
+                            winner=self.winner, over=True)
+        elif self.options.until_playable:
+            self._chain(seat, taken, nothing_to_load=not taken)
+        elif any(self._alone_refusal(seat, c) is None for c in taken):
+            self.phase = Phase.AFTER  # play the card drawn, or pass (A4)
+            self.arrived = taken
+        else:
+            self.phase = _PLAYING
+            self.turn = self.next_seat(seat)
+        return _raw(action, (), owed, gained=taken, reloads=reloads)
+
+    def _chain(self, seat: int, arrived: tuple[Card, ...], nothing_to_load: bool) -> None:
+        """``until_playable`` (B5, E18): play what came if it can be played; else take
+        again, unless the stock had nothing left to load."""
+        if any(self._alone_refusal(seat, c) is None for c in arrived):
+            self.phase = Phase.AFTER
+            self.arrived = arrived
+        elif nothing_to_load:
+            self.phase = _PLAYING
+            self.arrived = ()
+            self.turn = self.next_seat(seat)
+        else:
+            self.phase = Phase.CHAIN
+            self.arrived = ()
+
+    # -- calls, catches, challenges ---------------------------------------------------------
+    def _call_uno(self, action: Action, *, true: bool) -> RawApplied:
+        seat = action.seat
+        window = self.uno_seat
+        if window is not None and window != seat:
+            self.uno_seat = None
+        if true:
+            self.uno_seat = None
+        else:  # a false call (B8): its penalty is owed at once, before anything else
+            self.owe(seat, self.options.false_uno_penalty, Cause(Why.FALSE_UNO, by=seat),
+                     first=True)
+        return _raw(action, (), self.owed)
+
+    def _catch(self, action: Action, *, caught: bool) -> RawApplied:
+        seat, target = action.seat, action.target
+        assert target is not None
+        if self.uno_seat is not None and self.uno_seat != seat:
+            self.uno_seat = None
+        if caught:
+            self.owe(target, self.options.uno_penalty, Cause(Why.CATCH, by=seat), first=True)
+        else:  # a false catch (B8)
+            self.owe(seat, self.options.false_catch_penalty, Cause(Why.FALSE_CATCH, by=seat),
+                     first=True)
+        return _raw(action, (), self.owed)
+
+    def _challenge(self, action: Action) -> RawApplied:
+        """A5: a bluff makes its player draw 4 at once, and the challenger has a normal turn;
+        a fair Wild Draw Four makes the challenger draw 6 and lose the turn."""
+        seat = action.seat
+        head = self.owed[0]
+        challenge = head.cause.challenge
+        assert challenge is not None
+        bluffer = challenge.by
+        revealed = (bluffer, tuple(self.hands[bluffer]))
+        cause = Cause(Why.CHALLENGE, head.cause.card, seat)
+        if challenge.bluff:
+            self.owed[0] = Owed(bluffer, _BLUFF_PENALTY, head.unit, cause)
+            self.turn = seat
+        else:
+            self.owed[0] = Owed(seat, _FAIR_PENALTY, head.unit, cause)
+        return _raw(action, (), self.owed, revealed=revealed)
+
     def _finish(self) -> None:
         self.phase = _OVER
         self.uno_seat = None
+        self.out_value = self.out_by = None
 
     # ------------------------------------------------------------------ copies & views
     def copy(self) -> Round:
@@ -602,7 +1065,7 @@ class Round:
             self.rules.name, self.players, self.dealer, self.options,
             tuple(tuple(h) for h in self.hands), tuple(self.stock), tuple(self.discard),
             self.color, self.direction, self.turn, tuple(self.owed), self.phase,
-            self.arrived, self.uno_seat, self.winner,
+            self.arrived, self.uno_seat, self.out_value, self.out_by, self.winner,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -668,17 +1131,19 @@ def _take_actions(unit: Unit, players: int) -> tuple[Action, ...]:
 def _shape_problem(action: Action) -> str | None:
     """What an action carries that its verb does not take (for actions built in code)."""
     verb = action.verb
+    why = None
     if action.uno and verb is not Verb.PLAY:
-        return f"only a play can carry an UNO call, not '{verb}'"
-    if verb is Verb.PLAY:
-        return None if action.cards else "a play needs a card"
-    if action.cards:
-        return f"'{verb}' takes no card"
-    if verb is Verb.CHOOSE:
-        return None if action.color is not None and action.target is None else (
-            "'choose' names one colour and nothing else")
-    if verb is Verb.CATCH:
-        return None if action.color is None else "'catch' names a seat, not a colour"
-    if action.color is not None or action.target is not None:
-        return f"'{verb}' takes no arguments"
-    return None
+        why = f"only a play can carry an UNO call, not '{verb}'"
+    elif verb is Verb.PLAY:
+        why = None if action.cards else "a play needs a card"
+    elif action.cards:
+        why = f"'{verb}' takes no card"
+    elif verb is Verb.CHOOSE:
+        if action.color is None or action.target is not None:
+            why = "'choose' names one colour and nothing else"
+    elif verb is Verb.CATCH:
+        if action.color is not None:
+            why = "'catch' names a seat, not a colour"
+    elif action.color is not None or action.target is not None:
+        why = f"'{verb}' takes no arguments"
+    return None if why is None else f"{why} (TRANSCRIPTS.md, Steps)"

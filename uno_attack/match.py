@@ -137,6 +137,7 @@ class Match:
             name=f"round {self.round_no} of a {self.options.match} match (seed {self.seed})",
             players=n, dealer=dealer_seat, hands=[list(h) for h in hands], starter=starters,
             launcher=stock, rest="none", options=self.options, scores=scores,
+            round_no=self.round_no,
             meta={"round": self.round_no, "seed": self.seed,
                   "players": [self.names[p] for p in self.active]},
         )
@@ -151,7 +152,8 @@ class Match:
         if not game.over or game.winner is None:
             raise ValueError("the round is not over")
         return score_round(game.hands, game.winner, rules=game.rules, options=self.options,
-                           scores=[self.scores[p] for p in self.active])
+                           scores=[self.scores[p] for p in self.active],
+                           round_no=self.round_no)
 
     def end_round(self, result: RoundResult) -> None:
         """Carry a finished round's scores, eliminations and next dealer into the match."""
@@ -165,8 +167,11 @@ class Match:
         elif result.match_winner is not None:
             self.winner = players[result.match_winner]
         dealer_seat = players.index(self.dealer) if self.dealer in players else 0
-        if self.options.next_dealer == "left":
+        rule = self.options.next_dealer
+        if rule == "left":
             next_dealer = players[(dealer_seat + 1) % len(players)]
+        elif rule == "winner_starts":  # the seat before the winner deals (B12)
+            next_dealer = players[(result.winner - 1) % len(players)]
         else:
             next_dealer = winner_player
         out = {players[s] for s in result.eliminated}

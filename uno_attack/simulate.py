@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from uno_attack.bots import make_bot
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
-from uno_attack.options import Options
+from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.table import Table
 
 BOT_MIXES = ("random", "basic", "mixed")
@@ -75,8 +75,9 @@ def simulate(
         shift = i % players if bots == "mixed" else 0
         seated = [names[(s - shift) % players] for s in range(players)]
         seat_kinds = [kinds[(s - shift) % players] for s in range(players)]
-        match = Match(seated, Options(**{**base.to_dict(all_keys=True), "match": "single",
-                                         "first_dealer": "random"}), seed=f"{seed}:{i}")
+        match = Match(seated, replace(base, match="single", first_dealer="random",
+                                      rounds=OPTION_SPECS["rounds"].default),
+                      seed=f"{seed}:{i}")
         game, record = match.deal_round()
         table_players = [make_bot(k, n, seed=f"{seed}:{i}:{n}") for k, n in
                          zip(seat_kinds, seated, strict=True)]

@@ -21,12 +21,17 @@ from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
 from uno_attack.engine import Applied, Round
-from uno_attack.errors import IllegalActionError, LauncherError
+from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
 from uno_attack.penalties import Owed, Unit, Why
 from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
+
+
+class RoundTooLong(UnoAttackError):
+    """Self-play went on past its bound (random players under ``until_playable``, who
+    press or draw while they could play, may never finish a round)."""
 
 
 class UnknownPressOutcome(LauncherError):
@@ -86,14 +91,36 @@ class TableEvent:
             if self.press is not None and self.press.status not in (EjectStatus.OK,):
                 text += f" [{self.press.status}]"
             return text
+        if a.verb is Verb.DRAW:
+            n = len(self.fired)
+            text = f"{who} drew {n} card{'s' if n != 1 else ''}"
+            return text + (f" (the pile was reloaded with {self.reloaded})"
+                           if self.reloaded else "")
+        owed = self.applied.owed
         if a.verb is Verb.CATCH:
             other = self._name(a.target)
-            owed = next(o for o in self.applied.owed if o.cause.why is Why.CATCH)
-            return f"{who} caught {other} without UNO: {other} {_penalty(other, owed)}"
+            first = owed[0]
+            if first.cause.why is Why.FALSE_CATCH:
+                return f"{who} falsely caught {other}: {who} {_penalty(who, first)}"
+            return f"{who} caught {other} without UNO: {other} {_penalty(other, first)}"
         if a.verb is Verb.UNO:
+            if owed and owed[0].cause.why is Why.FALSE_UNO and owed[0].cause.by == a.seat:
+                return f"{who} called UNO falsely: {who} {_penalty(who, owed[0])}"
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
             return f"{who} named {a.color} for the starter"
+        if a.verb is Verb.CHALLENGE:
+            revealed = self.applied.revealed
+            assert revealed is not None
+            bluffer = self._name(revealed[0])
+            if owed[0].seat == a.seat:
+                return (f"{who} challenged {bluffer}'s Wild Draw Four, which was fair: "
+                        f"{who} {_penalty(who, owed[0])}")
+            return (f"{who} challenged {bluffer}'s Wild Draw Four, a bluff: {bluffer} "
+                    f"{_penalty(bluffer, owed[0])}")
+        if a.verb is Verb.OUT:
+            hand = _and(self.rules.card_name(c) for c in self.applied.played)
+            return f"{who} went out with {hand}"
         return f"{who} passed"
 
 
@@ -113,12 +140,13 @@ def _and(words: Sequence[str] | object) -> str:
 
 
 def reaction_order(game: Round) -> list[int]:
-    """Who may act out of turn now, in the order they are asked: while an UNO window is
-    open, the others in seat order from the player who forgot, who may remember last."""
-    window = game.uno_seat
-    if window is None or game.over:
+    """Who may act out of turn now, in the order they are asked: every seat in seat order
+    from the player who forgot UNO (who may remember last) or, with no UNO window open,
+    from the seat in turn (who is asked last)."""
+    if not game.reactions_open():
         return []
-    return [(window + i) % game.players for i in range(1, game.players + 1)]
+    start = game.uno_seat if game.uno_seat is not None else game.turn
+    return [(start + i) % game.players for i in range(1, game.players + 1)]
 
 
 @dataclass
@@ -168,9 +196,22 @@ class Table:
             raise UnknownPressOutcome(result)
         return result
 
+    def eject_draw(self) -> PressResult | None:
+        """A draw of ``n`` cards is one eject of exactly ``n`` by the launcher serving as
+        the draw pile (VARIANTS.md A2; its ejection policy is not used). The engine takes
+        the cards from its model of the pile; a simulated launcher ejects nothing real."""
+        n = self.game.draw_size()
+        if n < 1:
+            return None
+        result = self.launcher.eject(n, available=n)
+        if result.status is EjectStatus.UNKNOWN:
+            raise UnknownPressOutcome(result)
+        return result
+
     def perform(self, action: Action, *, press: PressResult | None = None,
                 fired: int | None = None, checked: bool = False) -> TableEvent:
-        """Apply an action; a press uses ``press`` or ``fired``, else the launcher.
+        """Apply an action; a press uses ``press`` or ``fired``, else the launcher; a draw
+        uses ``press`` (the eject a front end ran) or ejects the cards itself.
 
         ``checked=True`` skips the rule check, for an action taken from ``legal_actions()``.
 
@@ -181,7 +222,8 @@ class Table:
         reason = None if checked else game.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
-        if action.verb is Verb.PRESS:
+        verb = action.verb
+        if verb is Verb.PRESS:
             if fired is None:
                 press = press or self.press_launcher()
                 fired = press.fired
@@ -191,6 +233,10 @@ class Table:
             applied = Applied._make(game.push(action, fired=fired,
                                               shuffle=self.reload_rng.shuffle))
             self.record.fires.append(fired)
+            self.takes += 1
+        elif verb is Verb.DRAW:
+            press = press or self.eject_draw()
+            applied = Applied._make(game.push(action, shuffle=self.reload_rng.shuffle))
             self.takes += 1
         else:
             applied = Applied._make(game.push(action))  # checked above
@@ -218,10 +264,10 @@ class Table:
         return self.perform(action, checked=any(a is action for a in legal))
 
     def bot_reactions(self, *, exclude: int | None = None) -> list[TableEvent]:
-        """Out-of-turn actions (catch, UNO) while an UNO window is open.
+        """Out-of-turn actions (catch, UNO, a jump-in, going out) while one is open.
 
-        The others look first, in seat order from the player who forgot, who may remember
-        last; the first catch or call closes the window.
+        The seats are asked in :func:`reaction_order`; the first action counts (a catch or
+        call closes the window, a jump-in takes the turn).
         """
         for seat in reaction_order(self.game):
             if seat == exclude:
@@ -235,10 +281,10 @@ class Table:
         """Play to the end with every seat choosing by itself (bots)."""
         while not self.game.over:
             if len(self.record.steps) >= max_actions:
-                raise RuntimeError(f"round did not end within {max_actions} actions")
+                raise RoundTooLong(f"the round did not end within {max_actions} actions")
             event = self.bot_turn()
             assert event is not None
-            if self.game.uno_seat is not None:
+            if self.game.reactions_open():
                 self.bot_reactions(exclude=event.action.seat)
         result = self.result
         assert result is not None

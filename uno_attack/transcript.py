@@ -29,8 +29,9 @@ from uno_attack.cards import Card
 from uno_attack.engine import Round
 from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
 from uno_attack.options import Options
+from uno_attack.penalties import Unit
 from uno_attack.rules import RuleSet, rule_set
-from uno_attack.scoring import RoundResult, score_round
+from uno_attack.scoring import RoundResult, score_round, team_of
 
 REQUIRED_KEYS = ("name", "players", "dealer", "hands", "starter", "steps")
 OPTIONAL_KEYS = ("options", "launcher", "rest", "fires", "match", "reloads", "meta")
@@ -79,6 +80,7 @@ class Transcript:
     options: Options = field(default_factory=Options)
     fires: list[int] = field(default_factory=list)
     scores: list[int] | None = None
+    round_no: int = 1  # this round's number in its match (VARIANTS.md E21)
     steps: list[Step] = field(default_factory=list)
     reloads: list[list[Card]] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
@@ -122,7 +124,7 @@ class Transcript:
         if not game.over or game.winner is None:
             return None
         return score_round(game.hands, game.winner, rules=game.rules, options=self.options,
-                           scores=self.scores)
+                           scores=self.scores, round_no=self.round_no)
 
     def reload_shuffler(self) -> _RecordedReloads:
         return _RecordedReloads(self.reloads or [], self.source)
@@ -141,8 +143,10 @@ class Transcript:
             "rest": self.rest,
             "fires": list(self.fires),
         }
-        if self.scores is not None:
-            data["match"] = {"scores": list(self.scores)}
+        if self.scores is not None or self.round_no != 1:
+            data["match"] = {"scores": list(self.scores or [0] * self.players)}
+            if self.round_no != 1:
+                data["match"]["round"] = self.round_no
         if self.reloads:
             data["reloads"] = [[c.code for c in cards] for cards in self.reloads]
         if self.meta:
@@ -293,7 +297,10 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     if not isinstance(fires_raw, list):
         raise check.fail("fires", fires_raw, "expected a list of counts")
     fires = [check.integer(f"fires[{i}]", v, 0, 2**31 - 1) for i, v in enumerate(fires_raw)]
-    scores = _scores(check, data.get("match"), players)
+    if fires and rules.unit is not Unit.PRESS:
+        raise check.fail("fires", fires_raw, f"{rules.title} has no launcher: 'fires' must be "
+                         "absent or empty (VARIANTS.md E2)")
+    scores, round_no = _match(check, data.get("match"), players, options)
     reloads = None
     if "reloads" in data:
         reloads_raw = data["reloads"]
@@ -306,7 +313,7 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     transcript = Transcript(
         name=name, players=players, dealer=dealer, hands=hands, starter=starter,
         launcher=launcher, rest=rest, options=options, fires=fires, scores=scores,
-        reloads=reloads, meta=meta, source=source,
+        round_no=round_no, reloads=reloads, meta=meta, source=source,
     )
     over = [c.code for c, k in transcript.named_cards().items() if k > rules.counts[c]]
     if over:
@@ -319,15 +326,30 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     return transcript
 
 
-def _scores(check: _Checker, match: object, players: int) -> list[int] | None:
+def _match(check: _Checker, match: object, players: int,
+           options: Options) -> tuple[list[int] | None, int]:
+    """``match``: the totals before this round and its number (TRANSCRIPTS.md, E20, E21)."""
     if match is None:
-        return None
-    if not isinstance(match, dict) or set(match) != {"scores"}:
-        raise check.fail("match", match, 'expected {"scores": [...]}')
+        return None, 1
+    if not isinstance(match, dict) or not match or not set(match) <= {"scores", "round"}:
+        raise check.fail("match", match, 'expected {"scores": [...], "round": N}')
+    round_no = 1
+    if "round" in match:
+        last = options.rounds if options.match == "net" else 10**6
+        round_no = check.integer("match.round", match["round"], 1, last)
+    if "scores" not in match:
+        return None, round_no
     scores = match["scores"]
     if not isinstance(scores, list) or len(scores) != players:
         raise check.fail("match.scores", scores, f"expected {players} totals, one per seat")
-    return [check.integer(f"match.scores[{i}]", v, 0, 10**9) for i, v in enumerate(scores)]
+    low = -(10**9) if options.match == "net" else 0  # net totals may be negative (B11)
+    totals = [check.integer(f"match.scores[{i}]", v, low, 10**9) for i, v in enumerate(scores)]
+    for seat, total in enumerate(totals):
+        mate = team_of(seat, options.teams)
+        if totals[mate] != total:
+            raise check.fail("match.scores", scores, f"seats {mate} and {seat} are team-mates "
+                             "and must have equal scores (VARIANTS.md E20)")
+    return totals, round_no
 
 
 def _step(check: _Checker, i: int, raw: object, rules: RuleSet) -> Step:

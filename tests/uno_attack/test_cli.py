@@ -64,7 +64,11 @@ class TestReplay:
         (lambda d: d.pop("hands"), "key 'hands' is missing"),
         (lambda d: d["hands"][1].append("R0"),
          "key 'hands[1][3]': unknown card code of UNO Attack (got 'R0')"),
-        (lambda d: d.update(options={"jump_in": True}), "unknown option 'jump_in'"),
+        (lambda d: d.update(options={"jump_out": True}), "unknown option 'jump_out'"),
+        (lambda d: d.update(options={"jump_in": True}), "option 'jump_in' = True: expected one"),
+        (lambda d: d.update(options={"wild_draw_four": "free"}),
+         "option 'wild_draw_four' = 'free': only with rules = classic"),
+        (lambda d: d.update(options={"rules": "classic"}), "unknown card code of classic UNO"),
         (lambda d: d.update(players=11), "key 'players'"),
         (lambda d: d["steps"].append("2 fly"), "key 'steps[6]'"),
         (lambda d: d["launcher"].extend(["G2", "G2"]), "G2 named more often than the deck"),
@@ -122,8 +126,31 @@ class TestSimulate:
         assert replayed.returncode == 0, replayed.stdout
         assert replayed.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
+    @pytest.mark.parametrize("rules", [("--option", "rules=classic"), ("--preset", "party"),
+                                       ("--preset", "no-mercy", "--option", "rules=classic")])
+    def test_rule_sets_and_presets_play_and_replay(self, tmp_path: Path,
+                                                    rules: tuple[str, ...]) -> None:
+        result = run("simulate", "--games", "4", "--players", "3", "--bots", "basic",
+                     "--seed", "3", "--save", str(tmp_path), *rules)
+        assert result.returncode == 0, result.stderr
+        files = sorted(str(p) for p in tmp_path.glob("*.json"))
+        saved = json.loads(Path(files[0]).read_text())
+        assert saved["options"]["match"] == "single"
+        if "party" in rules:
+            assert saved["options"]["stacking"] == "up"  # the options the preset expands to
+        if "rules=classic" in rules:
+            assert saved["options"]["rules"] == "classic"
+        replayed = run("replay", *files)
+        assert replayed.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+
     @pytest.mark.parametrize(("args", "fragment"), [
-        (("--option", "stacking=true"), "unknown option 'stacking'"),
+        (("--option", "stacking=true"), "option 'stacking' = 'true': expected one of off"),
+        (("--option", "stackin=up"), "unknown option 'stackin'"),
+        (("--option", "rounds=3"), "option 'rounds' = 3: only with match = net"),
+        (("--option", "rules=classic", "--option", "play_after_press=true"),
+         "option 'play_after_press' = True: only with rules = attack"),
+        (("--preset", "wild"), "unknown preset 'wild' (known: party, classic, house"),
+        (("--players", "3", "--option", "teams=2"), "option 'teams' = 2: 3 players"),
         (("--option", "target=-5"), "option 'target' = '-5'"),
         (("--policy", "wild"), "unknown policy 'wild'"),
     ])
@@ -161,3 +188,19 @@ class TestLauncherStats:
         assert result.returncode == 2
         assert "fixed:x" in result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_play_takes_a_preset_and_options_over_it() -> None:
+    from uno_attack.cli.play import config_from_args
+
+    config, _ = config_from_args(["--preset", "party", "--option", "stacking=same",
+                                  "--match", "single"])
+    assert (config.options.stacking, config.options.seven_zero, config.options.match) == (
+        "same", True, "single")
+
+
+def test_play_refuses_an_unknown_preset() -> None:
+    result = run("play", "--preset", "wild")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("uno-attack play: error: unknown preset 'wild' (known: "
+                                     "party, classic, house, no-mercy, strict)")

@@ -1,17 +1,24 @@
-"""Invariants of the rules engine, checked with hypothesis over random games.
+"""Invariants of the rules engine, checked with hypothesis over random games, for random rule
+sets and random valid combinations of options (drawn from the option declarations, so a new
+option is covered by itself):
 
-- all 112 cards are always accounted for;
-- an illegal action raises, names the rule, and changes nothing; and an action is
-  legal exactly when ``legal_actions`` lists it (generation and checking agree);
+- every card of the deck (112 or 108) is always accounted for;
+- an illegal action raises, names the rule, and changes nothing;
+- an action is legal exactly when ``legal_actions`` lists it (a play's ``uno`` suffix
+  aside), and a play of several cards exactly when VARIANTS.md B3, read on its own below,
+  allows it;
 - the same seed gives the same game;
 - save → load → replay gives the identical state.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,11 +27,11 @@ from hypothesis import strategies as st
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import make_bot
 from uno_attack.cards import COLORS
-from uno_attack.engine import Round
-from uno_attack.errors import IllegalActionError
+from uno_attack.engine import Phase, Round
+from uno_attack.errors import IllegalActionError, OptionError
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
-from uno_attack.options import MATCH_MODES, Options
+from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.replay import replay
 from uno_attack.rules import ATTACK
 from uno_attack.table import Table
@@ -32,18 +39,28 @@ from uno_attack.transcript import load
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
+STEPS = 300  # actions per random game: under until_playable random play need not end
 
 
 @st.composite
 def options(draw: st.DrawFn, players: int) -> Options:
-    return Options(
-        hand_size=draw(st.integers(1, min(9, 111 // players))),
-        match=draw(st.sampled_from(MATCH_MODES)),
-        target=draw(st.sampled_from([50, 200, 500])),
-        play_after_press=draw(st.booleans()),
-        trade_hands_last=draw(st.booleans()),
-        first_dealer="random",
-    )
+    """Any valid options for this many players: each option from its declared samples (its
+    default half the time), then every option whose E1 condition fails back to its default."""
+    values: dict[str, Any] = {}
+    for spec in OPTION_SPECS.values():
+        values[spec.name] = draw(st.one_of(st.just(spec.default),
+                                           st.sampled_from(spec.parse.samples)))
+    for spec in OPTION_SPECS.values():
+        if spec.needs is not None and values[spec.needs[0]] not in spec.needs[1]:
+            values[spec.name] = spec.default
+    if values["hand_size"] * players >= 100:
+        values["hand_size"] = 3
+    chosen = Options(**values)
+    try:
+        chosen.check_players(players)
+    except OptionError:
+        chosen = Options(**{**values, "teams": 0, "first_dealer": "random"})
+    return chosen
 
 
 @st.composite
@@ -63,48 +80,111 @@ def all_cards(game: Round) -> Counter:
     return cards
 
 
+def several(game: Round, seat: int, rng: random.Random, limit: int = 12) -> list[Action]:
+    """Candidate plays of several cards from a seat's hand: same symbol or not, held or
+    not, with and without a colour and an UNO call."""
+    hand = game.hands[seat]
+    groups: dict[str, list] = {}
+    for card in hand:
+        groups.setdefault(card.symbol, []).append(card)
+    candidates: list[Action] = []
+    for cards in groups.values():
+        for n in range(2, min(len(cards), 3) + 1):
+            candidates += [Action.play(seat, list(p), rng.choice(COLORS)
+                                       if p[0].color is None else None, uno=rng.random() < 0.3)
+                           for p in itertools.permutations(cards, n)]
+    if len(hand) >= 2:
+        mixed = rng.sample(hand, 2)
+        candidates.append(Action.play(seat, mixed, rng.choice([None, *COLORS])))
+    rng.shuffle(candidates)
+    return candidates[:limit]
+
+
+def several_allowed(game: Round, action: Action) -> bool:
+    """VARIANTS.md B3 as its text reads, for a play of two or more cards."""
+    options, cards, seat = game.options, action.cards, action.seat
+    if options.multi_play == "off" or not 0 <= seat < game.players:
+        return False
+    if game.phase is not Phase.PLAY or game.owed or seat != game.turn:
+        return False  # on a turn: not a jump-in, not after a take, not an answer
+    symbol = cards[0].symbol
+    if any(card.symbol != symbol for card in cards):
+        return False
+    number = symbol.isdigit()
+    if number and options.seven_zero and symbol in ("0", "7"):
+        return False  # with seven_zero 7s and 0s are played alone
+    if not number and (options.multi_play == "numbers" or symbol not in ("S", "R", "H", "+2",
+                                                                           "W")):
+        return False
+    hand = game.hands[seat]
+    if Counter(cards) - Counter(hand):
+        return False
+    first = cards[0]
+    if not (first.color is None or first.color is game.color or first.symbol == game.top.symbol):
+        return False  # the first card must be playable by itself
+    if (first.color is None) != (action.color is not None) or action.target is not None:
+        return False  # wilds name one colour; none of these names a seat
+    left = len(hand) - len(cards)
+    if left == 0 and options.last_card == "no_action" and not (number or symbol in ("H", "+2")):
+        return False  # B7: a last play is numbers or cards that make others take
+    return not action.uno or left == 1
+
+
 def random_step(game: Round, rng: random.Random) -> None:
-    """One random legal action, by the seat to act or, sometimes, a catch/UNO out of turn."""
+    """One random legal action: mostly the seat to act's, sometimes another seat's out of
+    turn, sometimes a play of several cards."""
     seat = game.to_act
     assert seat is not None
-    if game.uno_seat is not None and rng.random() < 0.3:
+    if rng.random() < 0.3:
         seat = rng.randrange(game.players)
     legal = game.legal_actions(seat) or game.legal_actions()
     action = rng.choice(legal)
-    if action.verb is Verb.PLAY and game.hand_after(action) == 1 and rng.random() < 0.5:
+    if game.options.multi_play != "off" and rng.random() < 0.3:
+        action = next((a for a in several(game, game.turn, rng) if game.is_legal(a)), action)
+    if action.verb is Verb.PLAY and not action.uno and rng.random() < 0.5 \
+            and game.hand_after(action) == 1:
         action = action.with_uno()
     game.apply(action, fired=rng.choice([0, 0, 1, 2, 3, 12]), shuffle=rng.shuffle)
 
 
-any_action = st.builds(
-    Action,
-    seat=st.integers(-1, 10),
-    verb=st.sampled_from(list(Verb)),
-    cards=st.one_of(st.just(()), st.sampled_from(ATTACK.cards).map(lambda c: (c,))),
-    color=st.one_of(st.none(), st.sampled_from(COLORS)),
-    target=st.one_of(st.none(), st.integers(-1, 10)),
-    uno=st.booleans(),
-)
+def any_action(game: Round) -> st.SearchStrategy[Action]:
+    cards = st.lists(st.sampled_from(game.rules.cards), max_size=3).map(tuple)
+    return st.builds(Action, seat=st.integers(-1, 10), verb=st.sampled_from(list(Verb)),
+                     cards=cards, color=st.one_of(st.none(), st.sampled_from(COLORS)),
+                     target=st.one_of(st.none(), st.integers(-1, 10)), uno=st.booleans())
+
+
+def listed(game: Round, action: Action) -> bool:
+    """Legal by the list: ``legal_actions`` names it (its ``uno`` suffix aside, which is
+    legal where the play leaves exactly one card)."""
+    if not 0 <= action.seat < game.players:
+        return False
+    bare = Action(action.seat, action.verb, action.cards, action.color, action.target)
+    if bare not in game.legal_actions(action.seat):
+        return False
+    return not action.uno or (action.verb is Verb.PLAY and game.hand_after(bare) == 1)
 
 
 class TestCardsAccountedFor:
     @SETTINGS
     @given(dealt_rounds())
-    def test_112_cards_at_every_step(self, dealt: tuple[Round, random.Random]) -> None:
+    def test_every_card_at_every_step(self, dealt: tuple[Round, random.Random]) -> None:
         game, rng = dealt
-        assert all_cards(game) == ATTACK.counts
-        for _ in range(400):
+        deck = game.rules.counts
+        assert sum(deck.values()) == (112 if game.rules is ATTACK else 108)
+        assert all_cards(game) == deck
+        for _ in range(STEPS):
             if game.over:
                 break
             random_step(game, rng)
-            assert all_cards(game) == ATTACK.counts
-            assert game.card_count() == 112
+            assert all_cards(game) == deck
+            assert game.card_count() == len(game.rules.deck)
 
 
-class TestIllegalActions:
+class TestLegality:
     @SETTINGS
     @given(dealt_rounds(), st.data())
-    def test_illegal_raises_and_changes_nothing(
+    def test_legal_exactly_when_listed_and_illegal_changes_nothing(
         self, dealt: tuple[Round, random.Random], data: st.DataObject
     ) -> None:
         game, rng = dealt
@@ -112,18 +192,19 @@ class TestIllegalActions:
             if game.over:
                 break
             random_step(game, rng)
-        for _ in range(25):
-            action = data.draw(any_action)
-            listed = (0 <= action.seat < game.players and
-                      Action(action.seat, action.verb, action.cards, action.color,
-                             action.target) in game.legal_actions(action.seat))
-            uno_ok = (not action.uno) or (action.verb is Verb.PLAY and listed
-                                         and game.hand_after(action) == 1)
-            before = game.snapshot()
+        if game.to_act is None:
+            return
+        candidates = [data.draw(any_action(game)) for _ in range(25)]
+        candidates += several(game, game.turn, rng)
+        for action in candidates:
+            multi = len(action.cards) > 1
+            expected = several_allowed(game, action) if multi else listed(game, action)
             reason = game.illegal_reason(action)
-            assert (reason is None) == (listed and uno_ok), (action, reason)
+            assert (reason is None) == expected, (str(game), action, reason)
             if reason is None:
                 continue
+            assert re.search(r"(RULES|VARIANTS|TRANSCRIPTS)\.md", reason), reason
+            before = game.snapshot()
             with pytest.raises(IllegalActionError) as info:
                 game.apply(action, fired=1)
             assert str(action) in str(info.value)
@@ -136,52 +217,69 @@ class TestIllegalActions:
             game.apply(Action.parse("0 press"), fired=0)
 
 
-def play_table(seed: int, players: int, tmp: Path | None = None) -> Table:
-    match = Match([f"p{i}" for i in range(players)],
-                  Options(match="single", first_dealer="random"), seed=seed)
+def play_table(seed: int, players: int, chosen: Options, tmp: Path | None = None) -> Table:
+    """Bots (basic and random by turns) play a bounded part of a round at a table."""
+    match = Match([f"p{i}" for i in range(players)], chosen, seed=seed)
     game, record = match.deal_round()
     bots = [make_bot("random" if i % 2 else "basic", f"p{i}", seed=f"{seed}:{i}")
             for i in range(players)]
     table = Table(game, bots, open_launcher("sim", seed=seed), record,
                   reload_rng=match.reload_rng(), journal=tmp)
-    table.play_round()
+    for _ in range(STEPS):
+        if game.over:
+            break
+        event = table.bot_turn()
+        assert event is not None
+        if game.reactions_open():
+            table.bot_reactions(exclude=event.action.seat)
     return table
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[int, int, Options]:
+    players = draw(st.integers(2, 10))
+    return draw(st.integers(0, 2**32 - 1)), players, draw(options(players))
 
 
 class TestDeterminism:
     @settings(max_examples=15, deadline=None)
-    @given(st.integers(0, 2**32 - 1), st.integers(2, 10))
-    def test_same_seed_same_game(self, seed: int, players: int) -> None:
-        first, second = play_table(seed, players), play_table(seed, players)
+    @given(tables())
+    def test_same_seed_same_game(self, table: tuple[int, int, Options]) -> None:
+        seed, players, chosen = table
+        first, second = play_table(seed, players, chosen), play_table(seed, players, chosen)
         assert first.record.dumps() == second.record.dumps()
         assert first.game == second.game
 
     def test_other_seed_other_game(self) -> None:
-        assert play_table(1, 4).record.dumps() != play_table(2, 4).record.dumps()
+        assert (play_table(1, 4, Options()).record.dumps()
+                != play_table(2, 4, Options()).record.dumps())
 
 
 class TestSaveLoadReplay:
     @settings(max_examples=15, deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10))
-    def test_round_trip(self, tmp_path: Path, seed: int, players: int) -> None:
+    @given(table=tables())
+    def test_round_trip(self, tmp_path: Path, table: tuple[int, int, Options]) -> None:
+        seed, players, chosen = table
         path = tmp_path / f"game-{seed}-{players}.json"
-        table = play_table(seed, players, path)
+        played = play_table(seed, players, chosen, path)
         loaded = load(path)
-        assert loaded.dumps() == table.record.dumps()
+        assert loaded.dumps() == played.record.dumps()
         result = replay(loaded)
         assert result.passed, result.failure
-        assert result.round == table.game
+        assert result.round == played.game
 
-    def test_shuffled_reloads_are_recorded_and_replayed(self, tmp_path: Path) -> None:
-        # ten players pressing at random empty the launcher; find a seed that reloads
+    @pytest.mark.parametrize("rules", ["attack", "classic"])
+    def test_shuffled_reloads_are_recorded_and_replayed(self, tmp_path: Path,
+                                                        rules: str) -> None:
+        # ten players taking cards at random empty the stock; find a seed that reloads
         for seed in range(50):
             path = tmp_path / "reload.json"
-            table = play_table(seed, 10, path)
+            table = play_table(seed, 10, Options(rules=rules, match="single"), path)
             if table.record.reloads:
                 break
         else:
-            pytest.fail("no seed in 0..49 reloaded the launcher")
+            pytest.fail("no seed in 0..49 reloaded the stock")
         result = replay(load(path))
         assert result.passed, result.failure
         assert result.round == table.game

@@ -144,3 +144,51 @@ class TestMatch:
                                         [match.scores[p] for p in match.active]))
             rounds += 1
         assert (rounds, match.winner, match.scores) == (2, 0, [60, 0])
+
+
+class TestVariantMatches:
+    def test_winner_starts_the_next_round(self) -> None:
+        match = Match(["a", "b", "c", "d"], Options(first_dealer=0, next_dealer="winner_starts"),
+                      seed=1)
+        match.deal_round()
+        match.end_round(scored("points", 500, [cards("R5"), cards("R1"), [], cards("G2")], 2,
+                               [0, 0, 0, 0]))
+        assert match.dealer == 1  # the seat before the winner deals (B12) …
+        game, record = match.deal_round()
+        assert record.dealer == game.dealer == 1
+        assert (game.dealer + 1) % 4 == 2  # … so the winner is left of the dealer
+
+    def test_a_net_match_ends_after_its_rounds(self) -> None:
+        options = Options(match="net", rounds=2, first_dealer=0, target=1)
+        match = Match(["a", "b"], options, seed=5)
+        for expected in (None, 0):
+            match.deal_round()
+            result = score_round([[], cards("R9")], 0, rules=ATTACK, options=options,
+                                 scores=list(match.scores), round_no=match.round_no)
+            match.end_round(result)
+            assert match.winner == expected
+        assert match.scores == [18, -18]
+
+    def test_teams_must_divide_the_players(self) -> None:
+        with pytest.raises(OptionError, match="option 'teams' = 2: 3 players"):
+            Match(["a", "b", "c"], Options(teams=2))
+
+    def test_a_classic_match_deals_the_108_cards(self) -> None:
+        from uno_attack.rules import CLASSIC
+
+        match = Match(["a", "b", "c"], Options(rules="classic"), seed=2)
+        game, record = match.deal_round()
+        total: Counter = Counter(game.stock)
+        total.update(game.discard)
+        for hand in game.hands:
+            total.update(hand)
+        assert total == CLASSIC.counts
+        assert record.new_round() == game
+
+    def test_a_classic_deal_puts_wild_draw_fours_back(self) -> None:
+        from uno_attack.rules import CLASSIC
+
+        deck = CLASSIC.parse_cards(["R1", "R2", "W+4", "W+4", "B5", "B6"])
+        _hands, starters, stock = deal(CLASSIC, deck, 2, dealer=0, hand_size=1)
+        assert [c.code for c in starters] == ["W+4", "W+4", "B5"]
+        assert [c.code for c in stock] == ["B6"]

@@ -12,10 +12,9 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from uno_attack.cli import table_args
+from uno_attack.cli import rule_options, table_args
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.errors import UnoAttackError
-from uno_attack.options import Options
 
 DEFAULT_HUMANS = "Player 1,Player 2"
 
@@ -81,7 +80,7 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
             raise UnoAttackError(f"--{name.replace('_', '-')} {value}: must be 0 or more")
     if args.turn_seconds is not None and args.turn_seconds <= 0:
         raise UnoAttackError(f"--turn-seconds {args.turn_seconds}: must be more than 0")
-    options = Options.from_assignments(args.option)
+    options = rule_options.options_from(args)
     game = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
                       launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
                       options=options, save=args.save or default_journal())

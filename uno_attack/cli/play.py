@@ -14,9 +14,9 @@ import signal
 from dataclasses import replace
 from pathlib import Path
 
-from uno_attack.cli import table_args
+from uno_attack.cli import rule_options, table_args
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
-from uno_attack.options import MATCH_MODES, Options
+from uno_attack.options import MATCH_MODES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,12 +48,12 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
 
     args = build_parser().parse_args(argv)
     humans = table_args.people(args)
-    assignments = list(args.option)
+    shorthands: list[str] = []
     if args.match is not None:
-        assignments.append(f"match={args.match}")
+        shorthands.append(f"match={args.match}")
     if args.target is not None:
-        assignments.append(f"target={args.target}")
-    options = Options.from_assignments(assignments)
+        shorthands.append(f"target={args.target}")
+    options = rule_options.options_from(args, shorthands)
     bot_delay, catch_delay = table_args.pace(args)
     config = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
                         launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),

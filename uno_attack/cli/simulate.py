@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from uno_attack.options import Options
+from uno_attack.cli import rule_options
 from uno_attack.simulate import BOT_MIXES, simulate
 
 
@@ -21,8 +21,7 @@ def main(argv: list[str]) -> int:
                         help="mixed: one basic bot, the others random; its seat rotates")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", default="attack", help="ejection policy (default attack)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of RULES.md section 9 (repeatable)")
+    rule_options.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--save", type=Path, metavar="DIR",
                         help="write each round as a transcript that 'replay' accepts")
@@ -31,7 +30,7 @@ def main(argv: list[str]) -> int:
         parser.error(f"--players {args.players}: must be 2 to 10")
     if args.games < 1:
         parser.error(f"--games {args.games}: must be at least 1")
-    options = Options.from_assignments(args.option)
+    options = rule_options.options_from(args)
     stats = simulate(args.games, args.players, args.bots, args.seed, policy=args.policy,
                      options=options, save_dir=args.save)
     if args.json:

@@ -7,12 +7,13 @@ import argparse
 import random
 
 from uno_attack.bots import BOT_KINDS
+from uno_attack.cli import rule_options
 from uno_attack.errors import UnoAttackError
 
 
 def add_table_arguments(parser: argparse.ArgumentParser, *, humans: str, humans_help: str,
                         bots_help: str) -> None:
-    """``--players --humans --bots --launcher --policy --seed --option``."""
+    """``--players --humans --bots --launcher --policy --seed --preset --option``."""
     parser.add_argument("--players", type=int, default=None,
                         help="seats, 2 to 10 (default 4, or the number of --humans if more)")
     parser.add_argument("--humans", default=humans, metavar="NAMES",
@@ -26,8 +27,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, humans: str, humans_
                         help="ejection policy of the sim launcher (default attack)")
     parser.add_argument("--seed", default=None,
                         help="seed of the deal, bots and launcher (default: random)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of RULES.md section 9 (repeatable)")
+    rule_options.add_arguments(parser)
 
 
 def add_pace_arguments(parser: argparse.ArgumentParser) -> None:

@@ -42,11 +42,13 @@ WILDS = ["W"] * 4 + ["WA"] * 2 + ["WF"] * 2
 
 
 def _adapt(rules: RuleSet, options: Options) -> dict[str, Kind]:
-    """Trade Hands may end a hand only with ``trade_hands_last`` (RULES.md 4)."""
-    if options.trade_hands_last:
-        return {}
-    return {"T": replace(rules.kinds["T"], end_refusal=(
-        "a Trade Hands may not be played as your last card (RULES.md 4)"))}
+    """Trade Hands may end a hand only with ``trade_hands_last`` (RULES.md 4); the 7 of
+    ``seven_zero`` (VARIANTS.md B4: Attack has no 0)."""
+    changed = effects.seven_zero(rules.kinds) if options.seven_zero else {}
+    if not options.trade_hands_last:
+        changed["T"] = replace(rules.kinds["T"], end_refusal=(
+            "a Trade Hands may not be played as your last card (RULES.md 4)"))
+    return changed
 
 
 ATTACK = RuleSet(

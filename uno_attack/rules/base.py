@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -181,6 +181,12 @@ class RuleSet:
         kinds = dict(self.kinds)
         if self.adapt is not None:
             kinds.update(self.adapt(self, options))
+        if options.last_card == "no_action":
+            for symbol, kind in kinds.items():
+                if kind.number is None and not kind.hits:
+                    kinds[symbol] = replace(kind, end_refusal=(
+                        f"with last_card = no_action a last play may not include a "
+                        f"{kind.name} (VARIANTS.md B7)"))
         return {card: kinds[card.symbol] for card in self.cards}
 
     @cached_property

@@ -8,12 +8,13 @@ once adds up (VARIANTS.md B3). Which kind has which effect is the rule set's dat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from uno_attack.cards import Card, Color
 from uno_attack.penalties import FIRE, Cause, Count, Owed, Why
-from uno_attack.rules.base import Effect, Moves, RuleSet, StarterEffect
+from uno_attack.rules.base import Effect, Kind, Moves, RuleSet, StarterEffect
 
 if TYPE_CHECKING:
     from uno_attack.actions import Action
@@ -126,6 +127,18 @@ def deflect_reverse(game: Round, seat: int, owed: Owed) -> None:
     """The direction flips; the penalty passes to the next player in the new direction."""
     game.direction = -game.direction
     game.pass_penalty(owed, game.next_seat(seat))
+
+
+# -- house rules that change a kind ---------------------------------------------------------
+def seven_zero(kinds: Mapping[str, Kind]) -> dict[str, Kind]:
+    """VARIANTS.md B4: a 7 swaps hands with the seat it names (as Trade Hands), a 0 passes
+    every hand on; both are played alone, and as a last card only end the round."""
+    changed: dict[str, Kind] = {}
+    if "7" in kinds:
+        changed["7"] = replace(kinds["7"], names_seat=True, multi=None, play=trade)
+    if "0" in kinds:
+        changed["0"] = replace(kinds["0"], multi=None, play=rotate)
+    return changed
 
 
 # -- laid down with a card, and fairness ------------------------------------------------------

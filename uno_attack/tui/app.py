@@ -273,7 +273,7 @@ class UnoAttackApp(PressFlow, App[None]):
             return
         if seat != self.viewer:
             return
-        self.human_act(Action.press(seat))
+        self.human_act(Action(seat, self.session.game.take_verb))
 
     def uno_key(self) -> None:
         game = self.session.game
@@ -403,24 +403,30 @@ class UnoAttackApp(PressFlow, App[None]):
         seat = game.to_act
         assert seat is not None
         name = s.seat_name(seat)
+        take = _TAKE_WORDS[game.take_verb]
         if seat != self.viewer:
-            owed = game.owed[0].count if game.owed else None
-            if owed is not None:
-                what = "until a card fires" if owed == FIRE else f"{owed}×"
-                return f"{name} must press the launcher {what}."
+            if game.owed:
+                owed = game.owed[0]
+                return f"{name} owes {owed.describe()} ({owed.cause.describe()})."
             return f"{name} is thinking…"
         you = f"{name}, you" if len(s.human_seats) > 1 else "You"
         if game.phase is Phase.CHOOSE:
             return f"{you} name the colour of the wild starter."
         if game.owed:
-            owed = game.owed[0].count
-            what = ("until a card fires" if owed == FIRE
-                    else f"{owed} time{'s' if owed != 1 else ''}")
-            return f"{you} must press the launcher {what}: Space."
+            owed = game.owed[0]
+            count = owed.count
+            what = ("until a card fires" if count == FIRE
+                    else f"{count} time{'s' if count != 1 else ''}")
+            return f"{you} must {take} {what} ({owed.cause.describe()}): Space."
         if game.phase is Phase.AFTER:
-            return "Play a card that just fired (✓), or pass: p."
+            return "Play a card that just arrived (✓), or pass: p."
+        if game.phase is Phase.CHAIN:
+            return f"{you} {take} on until a playable card comes: Space."
         turn = f"{name}, your turn" if len(s.human_seats) > 1 else "Your turn"
-        return f"{turn}: play a ✓ card (←→ Enter, 1-9, click) or press the launcher (Space)."
+        return f"{turn}: play a ✓ card (←→ Enter, 1-9, click) or {take} (Space)."
+
+
+_TAKE_WORDS = {Verb.PRESS: "press the launcher", Verb.DRAW: "draw"}
 
 
 def _wins(name: str) -> str:

@@ -108,4 +108,4 @@ class PressFlow(_Base):
             return
         self.viewer = seat if len(self.session.human_seats) == 1 else self.viewer
         if seat == self.viewer:
-            self.human_act(Action.press(seat))
+            self.human_act(Action(seat, game.take_verb))

@@ -17,7 +17,6 @@ from textual.widgets import Footer, Label, RichLog, Static
 
 from uno_attack.actions import Action, Verb
 from uno_attack.engine import Phase
-from uno_attack.penalties import FIRE
 from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
@@ -81,14 +80,13 @@ class TableScreen(Screen[None]):
         game = session.game
         viewer = app.viewer
         to_act = game.to_act
-        owed = {o.seat: o.count for o in reversed(game.owed)}
+        owed = {o.seat: o for o in reversed(game.owed)}
         infos = []
         for seat in range(game.players):
             if seat == viewer:
                 continue
-            count = owed.get(seat)
-            owes = "" if count is None else (
-                "owes presses until a card fires" if count == FIRE else f"owes {count} press")
+            owing = owed.get(seat)
+            owes = "" if owing is None else f"owes {owing.describe()}"
             infos.append(SeatInfo(
                 seat, session.seat_name(seat), len(game.hands[seat]), session.seat_score(seat),
                 to_act=seat == to_act, uno=len(game.hands[seat]) == 1,

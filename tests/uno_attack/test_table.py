@@ -1,0 +1,52 @@
+"""The table loop: it reads the engine's result; a launcher can serve as classic's draw pile."""
+
+from __future__ import annotations
+
+from uno_attack.bots import make_bot
+from uno_attack.launcher import open_launcher
+from uno_attack.match import Match
+from uno_attack.options import Options
+from uno_attack.table import Table
+
+
+def test_a_launcher_serves_as_the_draw_pile_one_eject_per_draw() -> None:
+    """VARIANTS.md A2: a draw of n cards is one eject of exactly n by the real GPIO driver
+    (on emulated pins): the dispenser's count is the cards the table drew."""
+    names = ["basic-1", "basic-2", "basic-3"]
+    match = Match(names, Options(rules="classic", match="single", first_dealer="random"),
+                  seed="draw-pile")
+    game, record = match.deal_round()
+    players = [make_bot("basic", n, seed=f"pile:{n}") for n in names]
+    with open_launcher("gpio:emulated,scale=50", seed=5, policy="fixed:0") as launcher:
+        hardware = launcher.emulation  # type: ignore[attr-defined]
+        table = Table(game, players, launcher, record, reload_rng=match.reload_rng())
+        for _ in range(40):
+            if game.over:
+                break
+            event = table.bot_turn()
+            assert event is not None
+            if event.action.verb.value == "draw":
+                assert event.press is not None
+                assert event.press.asked == event.press.fired == len(event.fired)
+        assert table.takes > 0
+        assert hardware.model.cards_out == table.cards_taken
+        assert record.fires == []  # a draw uses no fires number (VARIANTS.md E2)
+
+
+def test_the_log_says_what_the_result_says() -> None:
+    match = Match(["a", "b", "c"], Options(rules="classic", stacking="up", first_dealer=0),
+                  seed=3)
+    game, record = match.deal_round()
+    table = Table(game, [make_bot("basic", n) for n in "abc"], open_launcher("sim"), record,
+                  reload_rng=match.reload_rng())
+    lines = []
+    for _ in range(60):
+        if game.over:
+            break
+        event = table.bot_turn()
+        assert event is not None
+        lines.append(event.describe())
+        if event.action.verb.value == "draw":
+            n = len(event.fired)
+            assert f"drew {n} card" in lines[-1]
+    assert any(" played " in line for line in lines)
