@@ -1,6 +1,4 @@
-"""Bots: players that choose their own actions from the engine's legal list.
-
-``random`` picks uniformly among the legal actions. ``basic`` plays sensibly: sheds
+"""The ``basic`` bot: plays sensibly by rules of thumb. It sheds
 high-point cards early (several at once where ``multi_play`` allows), keeps wilds for
 need, aims Trade Hands or a 7 at the smallest hand, hits an opponent close to going out,
 stacks and deflects rather than take a penalty, challenges a Wild Draw Four when its
@@ -14,43 +12,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Protocol
 
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
 from uno_attack.engine import Round
-
-BOT_KINDS = ("random", "basic")
-
-
-class Player(Protocol):
-    """Anyone who sits at a table: a bot, or a front end speaking for a person."""
-
-    name: str
-
-    def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
-        """The action to take when ``seat`` is the seat to act."""
-        ...
-
-    def react(self, game: Round, seat: int) -> Action | None:
-        """An action out of turn (call UNO, catch), or ``None``."""
-        ...
-
-
-class RandomBot:
-    """Uniformly random among the legal actions; never acts out of turn."""
-
-    kind = "random"
-
-    def __init__(self, name: str = "random", *, seed: int | str | None = None) -> None:
-        self.name = name
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
-        return legal[self.rng.randrange(len(legal))]
-
-    def react(self, game: Round, seat: int) -> Action | None:
-        return None
 
 
 class BasicBot:
@@ -192,13 +157,3 @@ class BasicBot:
         if not counts:
             return COLORS[0]
         return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
-
-
-def make_bot(kind: str, name: str, *, seed: int | str | None = None,
-             forget_uno: float = 0.0) -> RandomBot | BasicBot:
-    """A bot of this kind; ``forget_uno`` only matters to bots that call UNO."""
-    if kind == "random":
-        return RandomBot(name, seed=seed)
-    if kind == "basic":
-        return BasicBot(name, seed=seed, forget_uno=forget_uno)
-    raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOT_KINDS)})")
