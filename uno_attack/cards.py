@@ -136,5 +136,5 @@ def _known_cards() -> dict[str, Card]:
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
-    """Card codes, for printing and transcripts."""
+    """Card codes, for printing, transcripts and views."""
     return [card.code for card in cards]

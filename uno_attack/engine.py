@@ -82,7 +82,7 @@ RawApplied = tuple[Action, tuple[Card, ...], tuple[Card, ...], tuple[tuple[Card,
 # Looked up once for the hot paths: in CPython 3.11 ``Phase.PLAY`` costs ten times a
 # module global, and self-play does it several times per action.
 _PLAYING, _OVER = Phase.PLAY, Phase.OVER
-_PLAY, _PRESS, _DRAW = Verb.PLAY, Verb.PRESS, Verb.DRAW
+_PLAY, _PRESS, _DRAW, _CATCH, _UNO = Verb.PLAY, Verb.PRESS, Verb.DRAW, Verb.CATCH, Verb.UNO
 _NO_MOVES = Moves()
 _PAST = {_PRESS: "pressed", _DRAW: "drawn"}
 _named = tuple.__new__
@@ -107,9 +107,10 @@ class Round:
     """
 
     __slots__ = (
-        "_fast", "_kinds", "_matching", "_take", "_ways", "arrived", "color", "dealer",
-        "direction", "discard", "hands", "options", "out_by", "out_value", "owed", "phase",
-        "players", "rules", "stock", "turn", "uno_seat", "winner",
+        "_fast_phase", "_jump_in", "_kinds", "_matching", "_sum_out", "_take", "_ways",
+        "arrived", "color",
+        "dealer", "direction", "discard", "hands", "options", "out_by", "out_value", "owed",
+        "phase", "players", "rules", "stock", "turn", "uno_seat", "winner",
     )
 
     def __init__(self) -> None:  # use Round.setup()
@@ -134,7 +135,11 @@ class Round:
         self._matching: dict[Card, dict[Color | None, frozenset[Card]]] = {}
         self._ways: tuple[dict[Card, tuple[Action, ...]], ...] = ()  # plays per seat and card
         self._take: tuple[Action, ...] = ()  # each seat's press (or draw)
-        self._fast = True  # no option that the fast path of legal_actions leaves out
+        # the phase in which legal_actions may take its fast path: PLAY, or None when an
+        # option asks for what the fast path leaves out (one test instead of two)
+        self._fast_phase: Phase | None = Phase.PLAY
+        self._sum_out = False  # options.sum_out, looked up once
+        self._jump_in = False  # options.jump_in is not "off", looked up once
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -179,9 +184,12 @@ class Round:
         game._matching = rules.matching
         game._ways = _seat_plays(rules, n, _seat_naming(game._kinds))
         game._take = _take_actions(rules.unit, n)
-        game._fast = not (options.forced_play or options.last_card != "any"
-                          or options.wild_draw_four == "fair_only" or options.false_uno_penalty
-                          or options.false_catch_penalty or options.sum_out)
+        slow = (options.forced_play or options.last_card != "any"
+                or options.wild_draw_four == "fair_only" or options.false_uno_penalty
+                or options.false_catch_penalty or options.sum_out)
+        game._fast_phase = None if slow else Phase.PLAY
+        game._sum_out = options.sum_out
+        game._jump_in = options.jump_in != "off"
         game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
         game.stock = deque(stock)
@@ -251,13 +259,9 @@ class Round:
         """The card's kind in this game (its options included)."""
         return self._kinds[card]
 
-    def matches(self, card: Card) -> bool:
-        """Whether ``card`` may be played on the top card (RULES.md 4)."""
-        return card in self._matching[self.discard[-1]][self.color]
-
     def has_playable(self, seat: int) -> bool:
         """Whether ``seat`` holds a card it could play by itself on its turn now."""
-        return any(self._alone_refusal(seat, card) is None for card in self.hands[seat])
+        return any(self._playable(seat, card) for card in self.hands[seat])
 
     def draw_size(self) -> int:
         """How many cards the seat to act's ``draw`` would take now (classic): what it owes,
@@ -279,11 +283,9 @@ class Round:
         """Whether some seat may act out of turn now for a reason a player would seize: an
         open UNO window, a ``sum_out``, another seat holding the top card to jump in with
         (false calls under B8 aside)."""
-        if self.phase is _OVER:
-            return False
         if self.uno_seat is not None or self.out_value is not None:
-            return True
-        if self.options.jump_in == "off" or self.phase is not _PLAYING or self.owed:
+            return self.phase is not _OVER
+        if not self._jump_in or self.phase is not _PLAYING or self.owed:
             return False
         top = self.discard[-1]
         return top.color is not None and any(
@@ -300,8 +302,7 @@ class Round:
         cards (``multi_play``) are legal but never listed.
         """
         turn = self.turn
-        if self.phase is _PLAYING and not self.owed and self._fast and (
-                seat is None or seat == turn):
+        if self.phase is self._fast_phase and not self.owed and (seat is None or seat == turn):
             # the common case first, written out flat: the hot path of self-play
             hand = self.hands[turn]
             matching = self._matching[self.discard[-1]][self.color]
@@ -350,14 +351,21 @@ class Round:
         if phase is Phase.CHAIN:
             return [take]
         if phase is Phase.AFTER:
-            actions = self._candidates(seat, self.arrived, self._play_refusal)
+            actions = self._plays(seat, self.arrived)
             if self._pass_refusal() is None:
                 actions.append(Action.pass_(seat))
             return actions
-        actions = self._candidates(seat, self.hands[seat], self._play_refusal)
+        actions = self._plays(seat, self.hands[seat])
         if self._take_refusal(seat) is None:
             actions.append(take)
         return actions
+
+    def _plays(self, seat: int, cards: Iterable[Card]) -> list[Action]:
+        """Every way to play each of ``cards`` alone on the seat's turn (each way names a
+        colour or another seat as its card needs: :meth:`_play_refusal` agrees)."""
+        ways = self._ways[seat]
+        return [way for card in dict.fromkeys(cards) if self._playable(seat, card)
+                for way in ways[card]]
 
     def _jump_ins(self, seat: int) -> list[Action]:
         """The jump-ins (VARIANTS.md B2) of a seat that is not in turn."""
@@ -486,6 +494,16 @@ class Round:
             return ("with forced_play a playable card that just arrived must be played "
                     "(VARIANTS.md E17)")
         return None
+
+    def _playable(self, seat: int, card: Card) -> bool:
+        """:meth:`_alone_refusal` is ``None``, answered without wording a refusal (the
+        engine asks this of every card a press or draw brings)."""
+        if card not in self._matching[self.discard[-1]][self.color]:
+            return False
+        kind = self._kinds[card]
+        if kind.end_refusal is None and kind.fair is None:
+            return True
+        return self._card_refusal(seat, card, 1) is None
 
     def _alone_refusal(self, seat: int, card: Card) -> str | None:
         """Why ``card`` may not be played by itself from ``seat``'s hand on its turn:
@@ -739,29 +757,33 @@ class Round:
         seat = action.seat
         if self.out_value is not None:
             self.out_value = self.out_by = None  # the chance to go out ends (B9)
+        window = self.uno_seat
+        if verb is _PLAY:
+            if window is not None and window != seat:
+                self.uno_seat = None  # another player acted: the window closes (RULES.md 7)
+            return self._play(action)
         if verb is _PRESS:
             # a reload's order first: ``shuffle`` may raise, and nothing has changed yet
             reload = None if self.stock else self._reload_order(shuffle)
-            window = self.uno_seat
-            if window is not None and window != seat:
-                self.uno_seat = None  # another player acted: the window closes (RULES.md 7)
-            return self._press(action, fired, reload)
-        if verb is _DRAW:
-            need = self.draw_size()
-            reload = self._reload_order(shuffle) if need > len(self.stock) else None
-            window = self.uno_seat
             if window is not None and window != seat:
                 self.uno_seat = None
-            return self._draw(action, need, reload)
-        window = self.uno_seat
-        if verb is Verb.CATCH:
+            return self._press(action, fired, reload)
+        if verb is _DRAW:
+            owed = self.owed
+            need = owed[0].count if owed else 1
+            reload = None
+            if need > len(self.stock):  # a reload first: ``shuffle`` may raise
+                need = self.draw_size()
+                reload = self._reload_order(shuffle)
+            if window is not None and window != seat:
+                self.uno_seat = None
+            return self._draw(action, need, reload)  # type: ignore[arg-type]
+        if verb is _CATCH:
             return self._catch(action, caught=window == action.target)
-        if verb is Verb.UNO:
+        if verb is _UNO:
             return self._call_uno(action, true=window == seat)
         if window is not None and window != seat:
             self.uno_seat = None
-        if verb is _PLAY:
-            return self._play(action)
         if verb is Verb.PASS:
             self.phase = _PLAYING
             self.arrived = ()
@@ -839,7 +861,7 @@ class Round:
             if challenge is not None:
                 last = self.owed[-1]
                 self.owed[-1] = last._replace(cause=last.cause._replace(challenge=challenge))
-        if kind.number is not None and self.options.sum_out:
+        if self._sum_out and kind.number is not None:
             self.out_value, self.out_by = kind.number, seat
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
@@ -947,7 +969,7 @@ class Round:
                             winner=self.winner, over=True)
         elif options.until_playable:
             self._chain(seat, gained, nothing_to_load)
-        elif after_press_allowed and any(self._alone_refusal(seat, c) is None for c in gained):
+        elif after_press_allowed and any(self._playable(seat, c) for c in gained):
             self.phase = Phase.AFTER
             self.arrived = gained
         else:
@@ -960,12 +982,15 @@ class Round:
         reloaded whenever it runs empty, and the draw ends with what it could take."""
         seat = action.seat
         stock = self.stock
-        gained = [stock.popleft() for _ in range(min(need, len(stock)))]
         reloads: tuple[tuple[Card, ...], ...] = ()
-        if reload is not None:
+        if reload is None:  # the pile holds enough: the common case
+            taken = (stock.popleft(),) if need == 1 else tuple(
+                [stock.popleft() for _ in range(need)])
+        else:
+            gained = [stock.popleft() for _ in range(len(stock))]
             reloads = self._reload(reload)
             gained += [stock.popleft() for _ in range(need - len(gained))]
-        taken = tuple(gained)
+            taken = tuple(gained)
         self.hands[seat].extend(taken)
         if taken and self.uno_seat == seat:
             self.uno_seat = None
@@ -978,18 +1003,18 @@ class Round:
                             winner=self.winner, over=True)
         elif self.options.until_playable:
             self._chain(seat, taken, nothing_to_load=not taken)
-        elif any(self._alone_refusal(seat, c) is None for c in taken):
+        elif taken and self._playable(seat, taken[0]):  # a turn's draw takes one card
             self.phase = Phase.AFTER  # play the card drawn, or pass (A4)
             self.arrived = taken
         else:
-            self.phase = _PLAYING
-            self.turn = self.next_seat(seat)
-        return _raw(action, (), owed, gained=taken, reloads=reloads)
+            self.turn = (seat + self.direction) % self.players
+        return (action, (), taken, reloads, tuple(owed) if owed else (), (), (), None,
+                self.winner, False)
 
     def _chain(self, seat: int, arrived: tuple[Card, ...], nothing_to_load: bool) -> None:
         """``until_playable`` (B5, E18): play what came if it can be played; else take
         again, unless the stock had nothing left to load."""
-        if any(self._alone_refusal(seat, c) is None for c in arrived):
+        if any(self._playable(seat, c) for c in arrived):
             self.phase = Phase.AFTER
             self.arrived = arrived
         elif nothing_to_load:

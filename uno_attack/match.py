@@ -130,12 +130,18 @@ class Match:
         round_rng(self.seed, self.round_no, "deck").shuffle(deck)
         n = len(self.active)
         hands, starters, stock = deal(rules, deck, n, dealer_seat, self.options.hand_size)
+        # a starter that is put back goes to a random place of the stock (RULES.md 3.3,
+        # VARIANTS.md A3); the transcript records the stock as it then is
+        *put_back, starter = starters
+        place = round_rng(self.seed, self.round_no, "put-back")
+        for card in put_back:
+            stock.insert(place.randrange(len(stock) + 1), card)
         scores = [self.scores[p] for p in self.active]
-        game = Round.setup(hands=hands, dealer=dealer_seat, starter=starters, stock=stock,
+        game = Round.setup(hands=hands, dealer=dealer_seat, starter=starter, stock=stock,
                            options=self.options)
         record = Transcript(
             name=f"round {self.round_no} of a {self.options.match} match (seed {self.seed})",
-            players=n, dealer=dealer_seat, hands=[list(h) for h in hands], starter=starters,
+            players=n, dealer=dealer_seat, hands=[list(h) for h in hands], starter=[starter],
             launcher=stock, rest="none", options=self.options, scores=scores,
             round_no=self.round_no,
             meta={"round": self.round_no, "seed": self.seed,

@@ -3,15 +3,17 @@
 Everything a game *does* lives here, with no Textual in sight, so the terminal game's
 screens (and any other front end) only read state and forward choices. The session deals
 rounds, records who is human, writes the journal after every action (through
-:class:`~uno_attack.table.Table`), and rebuilds an interrupted game from that journal
-exactly (``--resume``).
+:class:`~uno_attack.table.Table`), rebuilds an interrupted game from that journal exactly
+(``--resume``), and records every finished round and match in the player store.
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,9 @@ from uno_attack.launcher import EjectStatus, Launcher, PressResult, open_launche
 from uno_attack.match import Match
 from uno_attack.options import Options
 from uno_attack.scoring import RoundResult
+from uno_attack.store import Level, Recorder, RoundSaved
+from uno_attack.store.from_table import match_record, round_record
+from uno_attack.store.records import now
 from uno_attack.table import Table, TableEvent, reaction_order
 from uno_attack.transcript import ActionStep, Transcript, load
 
@@ -52,6 +57,7 @@ class GameConfig:
     seed: int | str | None = None
     options: Options = field(default_factory=Options)
     save: Path | None = None
+    db: Path | None = None  # the player store that records the match (None: not recorded)
     bot_delay: float = 0.8
     catch_delay: float = 1.5
     animate: bool = True
@@ -105,6 +111,13 @@ class Session:
         self.presses_before = 0  # launcher presses in earlier rounds (to resume its policy)
         self.table: Table | None = None
         self.players: list[Any] = []
+        self.match_key = uuid.uuid4().hex  # the match's record in the player store
+        self.started_at = now()
+        self.recorder = Recorder(config.db)
+        self.saved: RoundSaved | None = None  # what recording the last round did
+        # each finished round's points by match player (None: out of the match by then)
+        self.points_by_round: list[list[int | None]] = []
+        self.levels: dict[str, Level] = self.recorder.levels(config.humans)
 
     # -- who is who ---------------------------------------------------------------
     @property
@@ -156,6 +169,8 @@ class Session:
             "match": {"scores": list(m.scores), "active": list(m.active), "dealer": m.dealer,
                       "round_no": m.round_no},
             "presses_before": self.presses_before,
+            "match_key": self.match_key, "started_at": self.started_at.isoformat(),
+            "points_by_round": [list(row) for row in self.points_by_round],
         }
 
     def start_round(self) -> Table:
@@ -184,9 +199,24 @@ class Session:
         return self.table
 
     def finish_round(self) -> RoundResult:
-        """Carry the finished round into the match (scores, next dealer, eliminations)."""
+        """Carry the finished round into the match (scores, next dealer, eliminations) and
+        record it, and the match once it is over, in the player store."""
+        assert self.table is not None
         result = self.match.score(self.game)
+        players = list(self.match.active)
         self.match.end_round(result)
+        row: list[int | None] = [None] * len(self.names)
+        for seat, points in enumerate(result.round_points):
+            row[players[seat]] = points
+        self.points_by_round.append(row)
+        match = match_record(self.match, self.kinds, key=self.match_key,
+                             started_at=self.started_at)
+        self.saved = self.recorder.round_finished(
+            round_record(self.table, result, match, number=self.match.round_no,
+                         players=players))
+        if self.match.over:
+            self.recorder.match_finished(match)
+        self.levels = self.recorder.levels(self.config.humans)
         return result
 
     # -- acting ---------------------------------------------------------------------
@@ -215,6 +245,7 @@ class Session:
 
     def close(self) -> None:
         self.launcher.close()
+        self.recorder.close()
 
     # -- resuming ---------------------------------------------------------------------
     @classmethod
@@ -233,10 +264,14 @@ class Session:
         cfg = GameConfig(humans=humans, players=len(names), bots=bots,
                          launcher=meta.get("launcher", config.launcher),
                          policy=meta.get("policy", config.policy), seed=meta.get("seed"),
-                         options=record.options, save=path, bot_delay=config.bot_delay,
-                         catch_delay=config.catch_delay, animate=config.animate)
+                         options=record.options, save=path, db=config.db,
+                         bot_delay=config.bot_delay, catch_delay=config.catch_delay,
+                         animate=config.animate)
         self = cls(cfg, launcher=launcher)
         self.kinds = kinds
+        self.match_key = str(meta.get("match_key", self.match_key))
+        self.started_at = _moment(meta.get("started_at"), self.started_at)
+        self.points_by_round = [list(row) for row in meta.get("points_by_round", [])]
         m = meta["match"]
         self.match = Match(names, options=record.options, seed=meta.get("seed"),
                            scores=list(m["scores"]), active=list(m["active"]),
@@ -257,7 +292,7 @@ class Session:
             if action.seat == table.game.to_act and not self.is_human(action.seat):
                 self.bot_choice_on(table.game, action.seat)  # keep a random bot's dice in step
             fired = next(fires) if action.verb is Verb.PRESS else None
-            table.perform(action, fired=fired)
+            table.perform(action, fired=fired, eject=False)
         table.journal = path
         self.table = table
         _fast_forward(self.launcher, self.presses_before + len(record.fires))
@@ -265,6 +300,15 @@ class Session:
 
     def bot_choice_on(self, game: Round, seat: int) -> None:
         self.players[seat].choose(game, seat, game.legal_actions())
+
+
+def _moment(text: object, default: datetime) -> datetime:
+    """A time stamp kept in a journal's meta (an older journal has none)."""
+    try:
+        moment = datetime.fromisoformat(str(text))
+    except ValueError:
+        return default
+    return moment if moment.tzinfo is not None else default
 
 
 def _int_seed(seed: int | str | None) -> int | None:

@@ -28,6 +28,8 @@ from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
 
+_named = tuple.__new__  # Applied from push's plain tuple, without _make's length check
+
 
 class RoundTooLong(UnoAttackError):
     """Self-play went on past its bound (random players under ``until_playable``, who
@@ -209,9 +211,11 @@ class Table:
         return result
 
     def perform(self, action: Action, *, press: PressResult | None = None,
-                fired: int | None = None, checked: bool = False) -> TableEvent:
+                fired: int | None = None, checked: bool = False,
+                eject: bool = True) -> TableEvent:
         """Apply an action; a press uses ``press`` or ``fired``, else the launcher; a draw
-        uses ``press`` (the eject a front end ran) or ejects the cards itself.
+        uses ``press`` (the eject a front end ran) or ejects the cards itself, unless
+        ``eject=False`` (a game rebuilt from its journal: the cards came out long ago).
 
         ``checked=True`` skips the rule check, for an action taken from ``legal_actions()``.
 
@@ -230,16 +234,17 @@ class Table:
             if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
-            applied = Applied._make(game.push(action, fired=fired,
-                                              shuffle=self.reload_rng.shuffle))
+            applied = _named(Applied, game.push(action, fired=fired,
+                                                shuffle=self.reload_rng.shuffle))
             self.record.fires.append(fired)
             self.takes += 1
         elif verb is Verb.DRAW:
-            press = press or self.eject_draw()
-            applied = Applied._make(game.push(action, shuffle=self.reload_rng.shuffle))
+            if press is None and eject:
+                press = self.eject_draw()
+            applied = _named(Applied, game.push(action, shuffle=self.reload_rng.shuffle))
             self.takes += 1
         else:
-            applied = Applied._make(game.push(action))  # checked above
+            applied = _named(Applied, game.push(action))  # checked above
         self.cards_taken += len(applied.gained)
         if applied.reloads:
             self.record.reloads = [*(self.record.reloads or []), *map(list, applied.reloads)]

@@ -31,10 +31,12 @@ def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
 def make_app(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: int = 4,
              bots: str = "basic", launcher: str = "fixed:1", seed: int = 1,
              the_deal: Transcript | None = None, launcher_object: Launcher | None = None,
-             catch_delay: float = 0.0, options: Options | None = None) -> UnoAttackApp:
-    """The app as ``uno-attack play`` builds it, with no delays and no animation."""
+             catch_delay: float = 0.0, options: Options | None = None,
+             db: Path | None = None) -> UnoAttackApp:
+    """The app as ``uno-attack play`` builds it, with no delays and no animation
+    (recording in the player store ``db`` if one is given)."""
     config = GameConfig(humans=list(humans), players=players, bots=bots, launcher=launcher,
-                        seed=seed, save=tmp_path / "game.json", bot_delay=0.0,
+                        seed=seed, save=tmp_path / "game.json", db=db, bot_delay=0.0,
                         catch_delay=catch_delay, animate=False, options=options or Options())
     session = Session(config, launcher=launcher_object)
     if the_deal is not None:

@@ -20,7 +20,7 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
 def test_help_lists_commands() -> None:
     result = run("--help")
     assert result.returncode == 0
-    for command in ("play", "replay", "simulate", "launcher stats"):
+    for command in ("play", "replay", "simulate", "launcher stats", "stats", "history"):
         assert command in result.stdout
 
 
@@ -199,8 +199,9 @@ def test_play_takes_a_preset_and_options_over_it() -> None:
         "same", True, "single")
 
 
-def test_play_refuses_an_unknown_preset() -> None:
-    result = run("play", "--preset", "wild")
+@pytest.mark.parametrize("command", ["play", "host"])
+def test_an_unknown_preset_is_refused_listing_the_known_ones(command: str) -> None:
+    result = run(command, "--preset", "wild")
     assert result.returncode == 2
-    assert result.stderr.strip() == ("uno-attack play: error: unknown preset 'wild' (known: "
-                                     "party, classic, house, no-mercy, strict)")
+    assert result.stderr.strip() == (f"uno-attack {command}: error: unknown preset 'wild' "
+                                     "(known: party, classic, house, no-mercy, strict)")

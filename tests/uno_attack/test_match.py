@@ -10,9 +10,9 @@ import pytest
 
 from uno_attack.cards import Card
 from uno_attack.errors import OptionError
-from uno_attack.match import Match, deal, draw_for_dealer
+from uno_attack.match import Match, deal, draw_for_dealer, round_rng
 from uno_attack.options import Options
-from uno_attack.rules import ATTACK
+from uno_attack.rules import ATTACK, CLASSIC, RuleSet
 from uno_attack.scoring import RoundResult, score_round
 
 CANONICAL_DECK = ATTACK.deck
@@ -49,15 +49,18 @@ class TestDeal:
         with pytest.raises(OptionError, match="hand_size"):
             deal(ATTACK, list(CANONICAL_DECK), 10, 0, 12)
 
-    def test_dealt_round_holds_all_112_cards(self) -> None:
-        match = Match(["a", "b", "c"], Options(hand_size=5), seed=4)
+    @pytest.mark.parametrize(("options", "deck"), [
+        (Options(hand_size=5), ATTACK), (Options(hand_size=5, rules="classic"), CLASSIC)])
+    def test_a_dealt_round_holds_every_card_of_its_deck(self, options: Options,
+                                                        deck: RuleSet) -> None:
+        match = Match(["a", "b", "c"], options, seed=4)
         game, record = match.deal_round()
         assert [len(h) for h in game.hands] == [5, 5, 5]
         total: Counter = Counter(game.stock)
         total.update(game.discard)
         for hand in game.hands:
             total.update(hand)
-        assert total == ATTACK.counts
+        assert total == deck.counts
         assert record.new_round() == game
 
 
@@ -173,22 +176,27 @@ class TestVariantMatches:
         with pytest.raises(OptionError, match="option 'teams' = 2: 3 players"):
             Match(["a", "b", "c"], Options(teams=2))
 
-    def test_a_classic_match_deals_the_108_cards(self) -> None:
-        from uno_attack.rules import CLASSIC
-
-        match = Match(["a", "b", "c"], Options(rules="classic"), seed=2)
-        game, record = match.deal_round()
-        total: Counter = Counter(game.stock)
-        total.update(game.discard)
-        for hand in game.hands:
-            total.update(hand)
-        assert total == CLASSIC.counts
-        assert record.new_round() == game
-
     def test_a_classic_deal_puts_wild_draw_fours_back(self) -> None:
-        from uno_attack.rules import CLASSIC
-
         deck = CLASSIC.parse_cards(["R1", "R2", "W+4", "W+4", "B5", "B6"])
         _hands, starters, stock = deal(CLASSIC, deck, 2, dealer=0, hand_size=1)
         assert [c.code for c in starters] == ["W+4", "W+4", "B5"]
         assert [c.code for c in stock] == ["B6"]
+
+
+def test_a_starter_put_back_goes_to_a_random_place_of_the_stock() -> None:
+    """RULES.md 3.3: a real deal puts a Trade Hands starter back at a random place (only a
+    transcript puts it at the bottom); the recorded deal replays to the same round."""
+    places = set()
+    for seed in range(400):
+        match = Match(["a", "b"], Options(first_dealer=0), seed=seed)
+        deck = list(ATTACK.deck)
+        round_rng(seed, 1, "deck").shuffle(deck)
+        _hands, starters, _stock = deal(ATTACK, deck, 2, 0, 7)
+        if len(starters) == 1:
+            continue
+        game, record = match.deal_round()
+        assert [c.code for c in record.starter] == [starters[-1].code]
+        assert record.new_round() == game
+        assert Counter(game.stock) == Counter(_stock) + Counter(starters[:-1])
+        places.add(list(game.stock).index(starters[0]))
+    assert len(places) > 1

@@ -81,3 +81,29 @@ def test_resume_replays_the_journal_to_the_same_state(tmp_path: Path) -> None:
 def test_resume_without_a_save_says_so(tmp_path: Path) -> None:
     with pytest.raises(ResumeError, match="no saved game"):
         Session.resume(GameConfig(save=tmp_path / "none.json"))
+
+
+def test_resuming_a_classic_game_ejects_nothing(tmp_path: Path) -> None:
+    """A classic draw ejects its cards from the launcher serving as the pile; rebuilding the
+    game from its journal must not eject them again."""
+    from uno_attack.launcher import open_launcher
+    from uno_attack.options import Options
+
+    save = tmp_path / "classic.json"
+    config = GameConfig(humans=[], players=3, seed=2, save=save, launcher="fixed:0",
+                        options=Options(rules="classic"))
+    launcher = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:0")
+    session = Session(config, launcher=launcher)
+    session.start_round()
+    for _ in range(30):
+        if session.game.over:
+            break
+        session.perform(session.bot_choice(session.game.to_act))
+    ejected = launcher.emulation.model.cards_out  # type: ignore[attr-defined]
+    assert ejected == session.table.cards_taken > 0
+    session.close()
+    again = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:0")
+    resumed = Session.resume(GameConfig(save=save), launcher=again)
+    assert resumed.game.snapshot() == session.game.snapshot()
+    assert again.emulation.model.cards_out == 0  # type: ignore[attr-defined]
+    resumed.close()

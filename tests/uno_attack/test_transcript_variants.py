@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from uno_attack.errors import TranscriptError
 from uno_attack.replay import replay
-from uno_attack.rules import CLASSIC
+from uno_attack.rules import CLASSIC, rule_set
 from uno_attack.transcript import from_dict
 
 CLASSIC_DEAL: dict[str, Any] = {
@@ -68,3 +70,30 @@ def test_net_scores_may_be_negative_and_the_round_is_kept() -> None:
     assert (transcript.scores, transcript.round_no) == ([-10, 4, 3, 3], 3)
     assert transcript.to_dict()["match"] == {"scores": [-10, 4, 3, 3], "round": 3}
     assert from_dict(transcript.to_dict()).round_no == 3
+
+
+OPTION_SETS = json.loads(
+    (Path(__file__).parent / "data" / "option-sets.json").read_text(encoding="utf-8"))
+
+
+def _minimal(options: dict[str, Any], players: int) -> dict[str, Any]:
+    """A transcript of ``players`` seats under ``options``: one card each, nothing played."""
+    rules = CLASSIC if options.get("rules") == "classic" else rule_set("attack")
+    numbers = [card for card in rules.cards if rules.kind(card).number is not None]
+    return {"name": "option set", "players": players, "dealer": 0, "options": options,
+            "hands": [[numbers[i].code] for i in range(players)],
+            "starter": numbers[players].code, "steps": []}
+
+
+@pytest.mark.parametrize("entry", OPTION_SETS["refused"], ids=lambda e: e["why"][:40])
+def test_an_option_set_the_variants_forbid_makes_a_transcript_invalid(
+        entry: dict[str, Any]) -> None:
+    with pytest.raises(TranscriptError) as info:
+        from_dict(_minimal(entry["options"], entry["players"]), source="t.json")
+    assert "key 'options'" in str(info.value) or "option" in str(info.value), entry["why"]
+
+
+@pytest.mark.parametrize("entry", OPTION_SETS["accepted"], ids=lambda e: e["why"][:40])
+def test_an_option_set_the_variants_allow_loads(entry: dict[str, Any]) -> None:
+    transcript = from_dict(_minimal(entry["options"], entry["players"]), source="t.json")
+    assert replay(transcript).passed, entry["why"]

@@ -25,6 +25,9 @@ BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("uno_attack.cli.host:main", "host a table that phones and terminals join"),
     "join": ("uno_attack.cli.join:main", "join a hosted table from this terminal"),
     "simulate": ("uno_attack.cli.simulate:main", "bots play each other; print statistics"),
+    "stats": ("uno_attack.cli.stats:main", "a player's record and level, or the leaderboard"),
+    "history": ("uno_attack.cli.history:main",
+                "past matches and rounds; export a round as a transcript"),
     "launcher stats": ("uno_attack.cli.launcher_stats:main",
                        "statistics of an ejection policy over many presses"),
 }

@@ -3,7 +3,8 @@
 The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 (``~/.local/state/uno-attack/game.json``), or the file given with ``--save``;
 ``--resume`` continues it exactly where it stopped. Starting a new game moves the last
-one to ``game.previous.json`` beside it.
+one to ``game.previous.json`` beside it. Every finished round and match is recorded in the
+player store (``--db FILE``; ``--no-record`` to play without it).
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 import argparse
 import random
 import signal
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 from uno_attack.cli import rule_options, table_args
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.options import MATCH_MODES
+from uno_attack.store import default_db_path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
+    parser.add_argument("--db", type=Path, default=None, metavar="FILE",
+                        help="the player store that records every round and match "
+                             "(default $XDG_DATA_HOME/uno-attack/players.db)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="play without recording the match in the player store")
     add_pace_arguments(parser)
     parser.add_argument("--no-animation", action="store_true", help="no burst animation")
     return parser
@@ -48,7 +56,7 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
 
     args = build_parser().parse_args(argv)
     humans = table_args.people(args)
-    shorthands: list[str] = []
+    shorthands = []
     if args.match is not None:
         shorthands.append(f"match={args.match}")
     if args.target is not None:
@@ -58,6 +66,7 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     config = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
                         launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
                         options=options, save=args.save or default_save_path(),
+                        db=None if args.no_record else args.db or default_db_path(),
                         bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
     return config, args.resume
@@ -96,4 +105,7 @@ def main(argv: list[str]) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         app.session.close()
+    problem = app.session.recorder.problem
+    if problem is not None:  # it was on the screen; say it where it stays
+        print(f"uno-attack play: {problem}", file=sys.stderr)
     return 0

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 from uno_attack.cli import rule_options
+from uno_attack.penalties import Unit
+from uno_attack.rules import rule_set
 from uno_attack.simulate import BOT_MIXES, simulate
 
 
@@ -38,8 +40,10 @@ def main(argv: list[str]) -> int:
         return 0
     print(f"games         {stats.games}")
     print(f"actions       {stats.actions}")
-    print(f"presses       {stats.presses}")
-    print(f"cards fired   {stats.cards_fired}")
+    takes, taken = ("draws", "cards drawn") if rule_set(options.rules).unit is Unit.DRAW else (
+        "presses", "cards fired")
+    print(f"{takes:<13} {stats.presses}")
+    print(f"{taken:<13} {stats.cards_fired}")
     print(f"mean actions  {stats.mean_actions:.1f} per round")
     print("wins")
     width = max(len(n) for n in stats.names)

@@ -44,8 +44,9 @@ def people(args: argparse.Namespace) -> list[str]:
     humans = [n.strip() for n in args.humans.split(",") if n.strip()]
     if not humans:
         raise UnoAttackError(f"--humans {args.humans!r}: name at least one person")
-    if len(set(humans)) != len(humans):
-        raise UnoAttackError(f"--humans {args.humans!r}: every name must differ")
+    if len({name.casefold() for name in humans}) != len(humans):
+        raise UnoAttackError(f"--humans {args.humans!r}: every name must differ "
+                             "(case aside: profiles are by name)")
     return humans
 
 

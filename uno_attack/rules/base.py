@@ -131,6 +131,7 @@ class RuleSet:
         return {card: self.kinds[card.symbol] for card in self.cards}
 
     def __contains__(self, card: object) -> bool:
+        """Whether the card is one of this rule set's deck."""
         return card in self._index
 
     def parse_card(self, code: str) -> Card:
@@ -170,9 +171,6 @@ class RuleSet:
     def short_label(self, card: Card) -> str:
         """A few letters for the card's face: ``5``, ``Skip``, ``+4``."""
         return self.kinds[card.symbol].short
-
-    def is_number(self, card: Card) -> bool:
-        return self.kinds[card.symbol].number is not None
 
     # -- per game ------------------------------------------------------------------
     def kinds_for(self, options: Options) -> dict[Card, Kind]:

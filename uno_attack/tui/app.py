@@ -32,6 +32,7 @@ from uno_attack.tui.screens.dialogs import (
 )
 from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
+from uno_attack.tui.screens.stats import StatsScreen
 from uno_attack.tui.screens.table import TableScreen
 
 
@@ -72,8 +73,15 @@ class UnoAttackApp(PressFlow, App[None]):
         self.viewer = humans[0] if len(humans) == 1 else None
         self.table_screen = TableScreen()
         await self.push_screen(self.table_screen)
+        self._log_recording_problem()
         self._log_round_start()
         self.call_after_refresh(self.advance)
+
+    def _log_recording_problem(self) -> None:
+        """The game goes on when the player store fails; the log says it is not recording."""
+        problem = self.session.recorder.problem
+        if problem is not None:
+            self.write_log(f"⚠ {problem}")
 
     def _log_round_start(self) -> None:
         s = self.session
@@ -116,8 +124,7 @@ class UnoAttackApp(PressFlow, App[None]):
         key = self.steps
         actor = game.to_act
         assert actor is not None
-        window = game.uno_seat
-        if window is not None and self._reacted_at != key:
+        if game.reactions_open() and self._reacted_at != key:
             self._reacted_at = key
             # people are not clockwork: a catch comes after 70-130 % of the catch delay
             delay = self.config.catch_delay * self._pace.uniform(0.7, 1.3)
@@ -319,12 +326,26 @@ class UnoAttackApp(PressFlow, App[None]):
         if not game.over or self._scored is s.table:
             return
         self._scored = s.table  # each round is carried into the match once
-        result = s.finish_round()
-        m = s.match
+        # who sat where, read before the round is carried into the match (which may put
+        # players out and so renumber the seats)
+        seated = {s.player_of(seat): seat for seat in range(game.players)}
         names = [s.seat_name(seat) for seat in range(game.players)]
-        lines = [ScoreLine(names[i], len(game.hands[i]), result.round_points[i],
-                           result.scores[i], out=i in result.eliminated)
-                 for i in range(game.players)]
+        result = s.finish_round()
+        if s.saved is None and s.recorder.recording:  # this round's write failed
+            self._log_recording_problem()
+        news = tuple(str(up) for up in s.saved.level_ups) if s.saved else ()
+        for line in news:
+            self.write_log(f"★ {line}")
+        m = s.match
+        lines = []
+        for player, name in enumerate(m.names):
+            seat = seated.get(player)
+            level = s.levels.get(name)
+            lines.append(ScoreLine(
+                name, None if seat is None else len(game.hands[seat]),
+                tuple(row[player] for row in s.points_by_round), m.scores[player],
+                out=player not in m.active or (seat is not None and seat in result.eliminated),
+                level=str(level) if level else ""))
         winner = None
         if m.over:
             w = m.winner
@@ -335,7 +356,8 @@ class UnoAttackApp(PressFlow, App[None]):
         self.write_log(f"{names[result.winner]} went out: {_wins(names[result.winner])} the round!")
         self.push_screen(ScoreboardScreen(f"{_wins(names[result.winner])} round {m.round_no}!",
                                           lines, winner=winner, round_no=m.round_no,
-                                          target=m.options.target, mode=m.options.match),
+                                          target=m.options.target, mode=m.options.match,
+                                          news=news),
                          self._after_scoreboard)
 
     def _after_scoreboard(self, choice: str | None) -> None:
@@ -346,6 +368,7 @@ class UnoAttackApp(PressFlow, App[None]):
             self.session.close()
             self.session = self.new_session()
             self.session.launcher.when_button_pressed = self._button_from_hardware
+            self._log_recording_problem()
         elif choice == "new":
             self.exit()
             return
@@ -362,6 +385,14 @@ class UnoAttackApp(PressFlow, App[None]):
 
     def show_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def show_stats(self) -> None:
+        """The records of the people at the table, as the player store has them."""
+        s = self.session
+        note = None
+        if not s.recorder.recording:
+            note = s.recorder.problem or "This game is not being recorded (--no-record)."
+        self.push_screen(StatsScreen(s.recorder.player_stats(s.config.humans), note=note))
 
     def ask_quit(self) -> None:
         save = self.config.save

@@ -33,6 +33,7 @@ If you forget, anyone may catch you until the next player acts: you press twice.
 | u | call UNO (on your turn: call it with your next play) |
 | c | catch a player who has not called UNO (or click their name) |
 | p | pass (only with the play_after_press option) |
+| s | the players' records: level, wins, streak, favourite cards |
 | ? | this help |
 | q | quit (the game is saved; `uno-attack play --resume` goes on) |
 

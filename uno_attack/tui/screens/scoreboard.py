@@ -1,9 +1,10 @@
-"""Between rounds: each player's points this round and the match totals; at the end of
-the match, its winner."""
+"""Between rounds: the match so far round by round, each player's total and level, who
+went up a level; at the end of the match, its winner."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,14 +13,22 @@ from textual.widgets import Button, DataTable, Label
 
 from uno_attack.tui.screens.once import OnceModal
 
+if TYPE_CHECKING:
+    from uno_attack.tui.app import UnoAttackApp
+
 
 @dataclass(frozen=True)
 class ScoreLine:
+    """One player of the match: ``by_round`` holds their points of each round so far
+    (``None`` for a round they were out of); ``cards_left`` is ``None`` when they did not
+    sit in this round."""
+
     name: str
-    cards_left: int
-    round_points: int
+    cards_left: int | None
+    by_round: tuple[int | None, ...]
     total: int
     out: bool = False
+    level: str = ""
 
 
 class ScoreboardScreen(OnceModal[str]):
@@ -28,10 +37,14 @@ class ScoreboardScreen(OnceModal[str]):
     BINDINGS = [  # noqa: RUF012
         Binding("enter,space,n", "next", "Next round"),
         Binding("q", "finish", "Quit"),
+        Binding("s", "stats", "Stats"),
     ]
 
+    app: UnoAttackApp  # type: ignore[assignment]
+
     def __init__(self, title: str, lines: list[ScoreLine], *, winner: str | None,
-                 round_no: int, target: int, mode: str) -> None:
+                 round_no: int, target: int, mode: str, news: tuple[str, ...] = ()) -> None:
+        """``news`` are lines to announce, such as who went up a level."""
         super().__init__()
         self.title_text = title
         self.lines = lines
@@ -39,6 +52,7 @@ class ScoreboardScreen(OnceModal[str]):
         self.round_no = round_no
         self.target = target
         self.mode = mode
+        self.news = news
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog scoreboard"):
@@ -46,12 +60,17 @@ class ScoreboardScreen(OnceModal[str]):
             yield Label(f"Round {self.round_no} · {self.mode} match to {self.target}")
             table: DataTable[str] = DataTable(cursor_type="none", zebra_stripes=True)
             table.can_focus = False
-            table.add_columns("player", "cards left", "this round", "total")
+            rounds = max((len(line.by_round) for line in self.lines), default=0)
+            table.add_columns("player", "cards left", *(f"R{n}" for n in range(1, rounds + 1)),
+                              "total")
             for line in self.lines:
-                name = line.name + (" (out)" if line.out else "")
-                table.add_row(name, str(line.cards_left), str(line.round_points),
+                name = line.name + (f" · {line.level}" if line.level else "")
+                name += " (out)" if line.out else ""
+                table.add_row(name, _shown(line.cards_left), *map(_shown, line.by_round),
                               str(line.total))
             yield table
+            for news in self.news:
+                yield Label(f"★ {news}", classes="news")
             if self.winner is not None:
                 yield Label(f"★ {self.winner} the match! ★", classes="winner")
             with Horizontal(classes="buttons"):
@@ -73,3 +92,10 @@ class ScoreboardScreen(OnceModal[str]):
 
     def action_finish(self) -> None:
         self.dismiss("quit")
+
+    def action_stats(self) -> None:
+        self.app.show_stats()
+
+
+def _shown(value: int | None) -> str:
+    return "—" if value is None else str(value)

@@ -47,6 +47,7 @@ class TableScreen(Screen[None]):
         Binding("c", "catch", "Catch"),
         Binding("p", "pass_turn", "Pass"),
         Binding("question_mark", "help", "Help"),
+        Binding("s", "stats", "Stats", show=False),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str((i + 1) % 10), f"play_index({i})", show=False) for i in range(10)],
     ]
@@ -85,12 +86,14 @@ class TableScreen(Screen[None]):
         for seat in range(game.players):
             if seat == viewer:
                 continue
+            level = session.levels.get(session.seat_name(seat))
             owing = owed.get(seat)
             owes = "" if owing is None else f"owes {owing.describe()}"
             infos.append(SeatInfo(
                 seat, session.seat_name(seat), len(game.hands[seat]), session.seat_score(seat),
                 to_act=seat == to_act, uno=len(game.hands[seat]) == 1,
-                catchable=game.uno_seat == seat, owes=owes))
+                catchable=game.uno_seat == seat, owes=owes,
+                level=level.number if level else None))
         self.query_one(SeatsBar).show(infos)
         top = self.query_one(TopCardView)
         top.rules = game.rules
@@ -116,6 +119,9 @@ class TableScreen(Screen[None]):
             name = session.seat_name(viewer)
             whose = "Your" if len(session.human_seats) == 1 else f"{name}'s"
             title = f"{whose} hand · {len(cards)} cards · {session.seat_score(viewer)} pts"
+            level = session.levels.get(name)
+            if level is not None:
+                title += f" · {level}"
         if app.uno_armed:
             title += " · UNO! armed for your next play"
         self.query_one("#hand-title", Label).update(title)
@@ -176,6 +182,9 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.show_help()
+
+    def action_stats(self) -> None:
+        self.app.show_stats()
 
     def action_quit_game(self) -> None:
         self.app.ask_quit()

@@ -24,6 +24,7 @@ class SeatInfo:
     uno: bool = False       # holds one card
     catchable: bool = False  # holds one card and has not called UNO: catch now!
     owes: str = ""
+    level: int | None = None  # a person's level in the player store
 
 
 class SeatBadge(Widget):
@@ -47,6 +48,8 @@ class SeatBadge(Widget):
         text = Text()
         text.append("▶ " if info.to_act else "  ", "bold")
         text.append(info.name, "bold")
+        if info.level is not None:
+            text.append(f" L{info.level}", "dim")
         if info.uno:
             text.append(" UNO!", "bold reverse red" if info.catchable else "bold yellow")
         text.append(f"\n  {info.cards} card{'s' if info.cards != 1 else ''} · {info.score} pts")
