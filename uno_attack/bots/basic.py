@@ -136,10 +136,12 @@ class BasicBot:
         """The play with every other card of its kind in hand played with it, the last one
         of the colour it holds most of after them (VARIANTS.md B3), or with as many as
         is legal; the play alone if none is."""
+        if game.options.multi_play == "off":
+            return action
         card = action.card
         assert card is not None
         kind = game.kind(card)
-        if kind.multi is None or game.options.multi_play == "off":
+        if kind.multi is None:
             return action
         hand = hand or _Hand(game, action.seat)
         same = [c for c in hand.cards if game.kind(c) is kind]
@@ -207,7 +209,7 @@ class BasicBot:
                 worth += 40 if hand.threat else -30 if hand.mate_next else 0
             worth += 2 * (hand.counts[colour] - sum(1 for c in cards if c.color is colour))
         finishers = hand.finishers - sum(1 for c in cards if game.kind(c).end_refusal is None)
-        return worth, worth if finishers else worth - 40
+        return worth, worth if finishers > 0 else worth - 40
 
 
 def _without(cards: Sequence[Card], played: Sequence[Card]) -> list[Card]:
@@ -228,11 +230,12 @@ class _Hand:
     def __init__(self, game: Round, seat: int) -> None:
         cards = self.cards = game.hands[seat]
         counts = self.counts = dict.fromkeys(COLORS, 0)
+        kind = game.kind
         finishers = 0
         for card in cards:
             if card.color is not None:
                 counts[card.color] += 1
-            if game.kind(card).end_refusal is None:
+            if kind(card).end_refusal is None:
                 finishers += 1
         self.finishers = finishers
         self.colour = max(COLORS, key=counts.__getitem__)  # the first of a tie
