@@ -1,34 +1,41 @@
 """The ``smart`` bot: information-set Monte Carlo tree search with determinisation.
 
-At each decision with more than one thing worth doing it runs single-observer ISMCTS
-(Cowling, Powley & Whitehouse, *Information Set Monte Carlo Tree Search*, 2012), a fixed
-number of playouts (deterministic for a seed), stopped early by a time cap:
+At each decision with more than one thing worth doing it runs a single-observer ISMCTS
+(Cowling, Powley & Whitehouse, *Information Set Monte Carlo Tree Search*, 2012) with a
+fixed number of playouts (so it is deterministic for a seed), cut short by a time cap:
 
 1. **Determinise.** Deal every card it has not seen anew at random into the other hands
-   and the stock, keeping each hand's size and what it remembers of cards given away
-   (:func:`~uno_attack.bots.worlds.sample_world`); a Wild Draw Four it must answer is a
-   bluff in the world with the chance :mod:`~uno_attack.bots.odds` gives, and the
-   bluffer's hand agrees. In UNO Attack the launcher is chance as well: each press fires
-   what the table's ejection policy (by name, ``attack`` by default) would fire, starting
-   from a tension (empty presses in a row) drawn from how often the policy is at each,
-   as the bot is not told of presses.
-2. **Select and expand.** The tree holds the bot's own decisions. From the root, it picks
-   its actions by UCB1 over the actions available in this world (counting, for each, the
-   visits in which it was available), and adds one new action per playout. Between its
-   own decisions the other seats play by the default policy (the ``basic`` bot's choice:
-   a model of a sensible opponent), and what they did is the edge to the bot's next
-   decision node, so each node is one of its information sets as far as it sees other
-   seats' moves.
+   and the stock, keeping each hand's size and what it knows of it: cards it gave away,
+   cards a seat showed it lacks by taking instead of playing
+   (:func:`~uno_attack.bots.worlds.sample_world`, :class:`~uno_attack.bots.worlds.Memory`).
+   A Wild Draw Four it must answer is a bluff in the world with the chance
+   :mod:`~uno_attack.bots.odds` gives, and the bluffer's hand agrees. In UNO Attack each
+   press is a chance event: it fires what the table's ejection policy (by name, ``attack``
+   by default) would fire, from a tension (empty presses in a row) drawn from how often the
+   policy is at each, as the bot is not told of presses.
+2. **Search.** The root's candidates share the worlds: each world (with its chance: the
+   launcher's draws and the reloads' shuffles) is played once from each candidate, so
+   they are compared on the same luck, and sequential halving (Karnin, Koren & Somekh,
+   2013) gives the better half of them more worlds, round after round. Below the root the
+   tree holds the bot's own later decisions: UCB1 over the actions available in the world
+   at hand (each counted as tried only in the visits where it was available), one new
+   action added per playout. Between its decisions the other seats play by the default
+   policy (the ``basic`` bot's choice: a model of a sensible opponent), and what they did
+   is the edge to its next decision node, so each node is one of its information sets as
+   far as it sees the others' moves.
 3. **Roll out** with the default policy for every seat to the end of the round (everyone
-   calls UNO; jump-ins and going out as the basic bot does), and score a win 1 (a team's
-   win too), a loss 0.
-4. **Back up** the result along the path. The move made is the root's most visited one.
+   calls UNO; jump-ins and going out as the basic bot does): a win (or the team's) is 1,
+   a loss 0.
+4. **Choose** the candidate with the best results, but keep the default policy's own
+   choice unless that candidate beat it, world by world, by more than :data:`CONFIDENCE`
+   standard errors: a round's luck swamps most single moves, and a search that followed
+   every lucky difference would play worse than the policy it searches with.
 
-Out of turn (UNO calls, catches, jump-ins, going out), and when only one candidate is
-left, it acts as the basic bot. Its candidates are the listed legal actions (a wild
-naming only colours it holds, or any colour when it holds none), the plays of several
-cards the basic bot would make of them, never a false call; it calls UNO with a play that
-leaves one card.
+Out of turn (UNO calls, catches, jump-ins, going out) and when one candidate is left it
+acts as the basic bot. Its candidates are the listed legal actions (a wild naming only
+colours it holds, or any colour when it holds none) and the plays of several cards the
+basic bot would make of them, never a false call; it calls UNO with a play that leaves one
+card.
 """
 
 from __future__ import annotations
@@ -193,6 +200,7 @@ class SmartBot:
             first = len(worlds)
             while len(worlds) < first + share:
                 world = sample_world(game, seat, rng, known=memory.known,
+                                     lacks=memory.lacks,
                                      bluff=rng.random() < chance if bluff else None)
                 tension = launcher.tension(rng) if launcher is not None else 0
                 worlds.append((world, rng.getrandbits(32), tension))
@@ -228,7 +236,8 @@ class SmartBot:
         seen: list[Action] = []  # what other seats did since the bot's last decision
         steps = 0
         model = self.model
-        while not world.over and steps < ROLLOUT_LIMIT:
+        # Once a hand is out the penalties still owed do not change who won.
+        while world.winner is None and steps < ROLLOUT_LIMIT:
             actor = world.to_act
             assert actor is not None
             if actor == seat and node is not None:
