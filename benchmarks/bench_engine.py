@@ -20,7 +20,6 @@ from uno_attack.actions import Verb
 from uno_attack.engine import Phase
 from uno_attack.match import Match
 from uno_attack.options import Options
-from uno_attack.simulate import simulate
 
 SECONDS = 3.0
 
@@ -98,12 +97,6 @@ def rlcard_steps_per_second(seconds: float = SECONDS) -> float | None:
     return steps / elapsed
 
 
-def table_actions_per_second(games: int = 300) -> float:
-    started = time.perf_counter()
-    stats = simulate(games, 4, "random", 1)
-    return stats.actions / (time.perf_counter() - started)
-
-
 def best_of(repeats: int = 5, seconds: float = 1.0) -> tuple[float, float, float | None]:
     """Best throughput of each engine over interleaved runs (load on the machine only
     ever slows a run down, so the best run is the least disturbed one)."""
@@ -121,12 +114,10 @@ def best_of(repeats: int = 5, seconds: float = 1.0) -> tuple[float, float, float
 
 def run() -> list[Row]:
     attack, classic, theirs = best_of()
-    table = table_actions_per_second()
     best = "best of 5 interleaved runs"
     rows = [
         Row("engine: 4p random self-play, attack launcher", f"{attack:,.0f}", f"actions/s, {best}"),
         Row("engine: 4p random self-play, classic UNO", f"{classic:,.0f}", f"actions/s, {best}"),
-        Row("table loop (bots, transcript recording)", f"{table:,.0f}", "actions/s"),
     ]
     if theirs is None:
         rows.append(Row("RLCard UnoGame 4p random", "n/a", "rlcard not installed (make bench)"))

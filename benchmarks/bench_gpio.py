@@ -53,7 +53,7 @@ def measure(presses: int = PRESSES) -> tuple[list[float], list[float]]:
     runner.start()
     try:
         for _ in range(presses):  # one push at a time, as a player would: no queueing
-            hardware.push_button(hold_ms=40)
+            hardware.world.push_button(hold_ms=40)
             if not daemon.done.wait(10):
                 raise RuntimeError("the emulated launcher did not answer a push")
             daemon.done.clear()

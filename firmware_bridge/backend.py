@@ -6,18 +6,22 @@ speaking ULP/1; the board's button presses arrive as the launcher's button event
 process, behind a real pty, and closes it with the launcher.
 
 ``LauncherSettings.config`` may be a mapping of options for the emulated board and the
-link: ``time_scale``, ``faults`` (a :class:`~firmware_bridge.faults.LinkFaults`),
-``params`` (a ``DispenserParams``), ``refill``, ``retry_s``, ``ping_s``, ``poll_s``.
+link: ``time_scale``, ``wire`` (a :class:`~firmware_bridge.faults.LinkFaults`), ``faults``
+(names of the world's faults), ``params`` (a ``DispenserParams``), ``refill``,
+``retry_s``, ``ping_s``, ``poll_s``, ``first_id``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from firmware_bridge.firmware import dispenser
 from firmware_bridge.host import UlpLink
 from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
@@ -29,9 +33,12 @@ from uno_attack.launcher import (
     PolicyLauncher,
 )
 
+if TYPE_CHECKING:  # a real port never loads the emulator
+    from firmware_bridge.emulator import EmulatedBoard
+
+log = logging.getLogger(__name__)
+
 SPEC_HELP = "serial:/dev/ttyACM0, serial:socket://HOST:PORT or serial:emulated"
-BASE_MS = 2000      # max_ms asked of an EJECT: this much …
-PER_CARD_MS = 250   # … plus this much per card (8 cards/s needs 125)
 
 
 class SerialEjector:
@@ -46,15 +53,15 @@ class SerialEjector:
         if self.link.gone:
             self.link.hello()  # raises LauncherNotResponding if it really is gone
         info = self.link.info
-        most = info.cards if info else 12
-        longest = info.max_ms if info else 10000
+        most = info.cards if info else dispenser.CARDS
+        longest = info.max_ms if info else dispenser.MAX_MS
         total = 0
         result = EjectResult(0)
         left = count
         while left > 0:
             chunk = min(left, most)
-            ejected, status, detail = self.link.eject(
-                chunk, min(longest, BASE_MS + PER_CARD_MS * chunk))
+            log.debug("asking the board to eject %d card(s)", chunk)
+            ejected, status, detail = self.link.eject(chunk, min(longest, dispenser.EJECT_MS))
             total += ejected
             result = EjectResult(total, EjectStatus(status), detail)
             left -= chunk
@@ -63,6 +70,11 @@ class SerialEjector:
         self.history.append((count, result))
         return result
 
+    def stop(self) -> None:
+        """Stop an eject in progress: ``STOP`` (the eject then ends ``DONE … stopped``)."""
+        with contextlib.suppress(LauncherError):
+            self.link.stop()
+
     def close(self) -> None:
         self.link.close()
 
@@ -70,9 +82,12 @@ class SerialEjector:
 class SerialLauncher(PolicyLauncher):
     """A launcher whose ejector is a ULP/1 board; owns an in-process emulator if any."""
 
-    def __init__(self, policy: BurstPolicy, link: UlpLink, *, emulator: Any = None,
-                 tempdir: Path | None = None) -> None:
-        super().__init__(policy, SerialEjector(link), name=f"serial launcher on {link.port}")
+    has_button = True
+
+    def __init__(self, policy: BurstPolicy, link: UlpLink, *,
+                 emulator: EmulatedBoard | None = None, tempdir: Path | None = None) -> None:
+        super().__init__(policy, SerialEjector(link), name=f"serial launcher on {link.port}",
+                         world=emulator.world if emulator is not None else None)
         self.link = link
         self.emulator = emulator
         self._tempdir = tempdir
@@ -108,12 +123,12 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> SerialLauncher:
         emulator = EmulatedBoard(
             link=tempdir / "board", seed=settings.seed,
             time_scale=float(options.get("time_scale", 1.0)),
-            faults=options.get("faults"), params=options.get("params"),
-            refill=bool(options.get("refill", True)),
+            wire=options.get("wire"), params=options.get("params"),
+            faults=options.get("faults", ()), refill=bool(options.get("refill", True)),
         ).start()
         port = emulator.port
     link = UlpLink(port, **{k: float(options[k]) for k in ("retry_s", "ping_s", "poll_s")
-                        if k in options})
+                        if k in options}, first_id=int(options.get("first_id", 1)))
     try:
         link.open()
     except BaseException:

@@ -2,24 +2,33 @@
 
 ``uno-attack firmware emulate [--link PATH]`` prints the port (or makes PATH a symlink to
 it) and runs until Ctrl-C or SIGTERM, so ``uno-attack play --launcher serial:PATH``,
-``python -m serial.tools.miniterm PATH`` or any serial program can talk to it. Fault
-options make its wire and its hardware misbehave on purpose.
+``uno-attack launcher run --launcher serial:PATH``, ``python -m serial.tools.miniterm
+PATH`` or any serial program can talk to it. Fault options make its wire and its
+hardware misbehave on purpose; ``--press-every`` has an emulated finger push its button.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.faults import LinkFaults
+from sim_launcher.dispenser import CARDS
+from sim_launcher.numbers import arg, parse_float, parse_int
 from sim_launcher.physical import DispenserParams
+from sim_launcher.world import FAULTS
 from uno_attack.errors import UnoAttackError
+
+MAX_SCALE = 1000.0
+MAX_SECONDS = 86400.0
 
 
 class EmulatorOptionError(UnoAttackError):
@@ -27,17 +36,17 @@ class EmulatorOptionError(UnoAttackError):
 
 
 def _rate(text: str) -> float:
-    value = float(text.rstrip("%")) / (100.0 if text.endswith("%") else 1.0)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a rate in 0…1 (or 0%…100%)")
-    return value
+    """A chance: ``0.01`` or ``1%``."""
+    percent = text.endswith("%")
+    try:
+        value = parse_float(text.removesuffix("%"), low=0, high=100 if percent else 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a rate in 0…1 (or 0%…100%)") \
+            from None
+    return value / 100.0 if percent else value
 
 
-def _positive(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
+_seconds = arg(parse_float, low=0, low_open=True, high=MAX_SECONDS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,10 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
                                      "behind a pty; prints the port and runs until Ctrl-C.")
     emu.add_argument("--link", type=Path, help="make PATH a symlink to the pty (survives "
                      "--disconnect-every, whose new pty has a new name)")
-    emu.add_argument("--seed", type=int, help="seed of the model, the faults and the boot ids")
-    emu.add_argument("--time-scale", type=_positive, default=1.0,
+    emu.add_argument("--seed", type=arg(parse_int),
+                     help="seed of the model, the faults and the boot ids")
+    emu.add_argument("--time-scale", type=arg(parse_float, low=0, low_open=True,
+                                               high=MAX_SCALE), default=1.0,
                      help="run the dispenser this many times faster than real time")
     emu.add_argument("--log", action="store_true", help="print every line on the wire")
+    emu.add_argument("--press-every", type=_seconds, metavar="SECONDS",
+                     help="an emulated finger pushes the button this often")
     wire = emu.add_argument_group("faults on the wire (both directions)")
     wire.add_argument("--noise", type=_rate, default=0.0,
                       help="chance that a byte gets a bit flipped (0.01 or 1%%)")
@@ -60,21 +73,26 @@ def build_parser() -> argparse.ArgumentParser:
     wire.add_argument("--repeat", type=_rate, default=0.0,
                       help="chance that a line arrives twice")
     wire.add_argument("--lose", type=_rate, default=0.0, help="chance that a line is lost")
-    wire.add_argument("--disconnect-every", type=_positive, metavar="SECONDS",
+    wire.add_argument("--disconnect-every", type=_seconds, metavar="SECONDS",
                       help="unplug the port for --disconnect-for seconds this often")
-    wire.add_argument("--disconnect-for", type=_positive, default=0.3, metavar="SECONDS")
+    wire.add_argument("--disconnect-for", type=_seconds, default=0.3, metavar="SECONDS")
     hard = emu.add_argument_group("faults of the board and the dispenser")
-    hard.add_argument("--reboot-every", type=_positive, metavar="SECONDS",
+    hard.add_argument("--fault", action="append", default=[], choices=FAULTS,
+                      help="a fault of the dispenser (repeatable): " + ", ".join(FAULTS))
+    hard.add_argument("--reboot-every", type=_seconds, metavar="SECONDS",
                       help="power-cycle the board this often")
-    hard.add_argument("--reboot-mid-eject", type=int, metavar="CARDS",
+    hard.add_argument("--reboot-mid-eject", type=arg(parse_int, low=0, high=CARDS),
+                      metavar="CARDS",
                       help="power-cycle the board once, when the next eject has counted "
                            "CARDS cards")
     hard.add_argument("--jam-rate", type=_rate, help="chance that a card jams (default 0.5%%)")
-    hard.add_argument("--hopper", type=int, help="cards in the hopper (default 112)")
+    hard.add_argument("--hopper", type=arg(parse_int, low=0, high=100_000),
+                      help="cards in the hopper (default 112)")
     hard.add_argument("--hopper-sensor", action="store_true",
                       help="fit a hopper-empty switch (an empty hopper ends 'empty', not 'jam')")
     hard.add_argument("--no-refill", action="store_true",
-                      help="let the hopper run dry (by default it is topped up below 12 cards)")
+                      help="let the hopper run dry (by default it is topped up below "
+                           f"{CARDS} cards)")
     return parser
 
 
@@ -83,26 +101,43 @@ def main(argv: list[str]) -> int:
     return emulate(args)
 
 
+def check_link(link: Path) -> None:
+    """A link is made where a symlink (or nothing) is, in a folder that exists."""
+    if link.is_symlink():
+        return
+    if link.exists():
+        kind = "a folder" if link.is_dir() else "a file that is not a symlink"
+        raise EmulatorOptionError(f"--link {link}: {kind} is there")
+    parent = link.parent
+    if not parent.is_dir():
+        raise EmulatorOptionError(f"--link {link}: no folder {parent} to make it in")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise EmulatorOptionError(f"--link {link}: cannot make a link in {parent} "
+                                  "(no permission)")
+
+
 def emulate(args: argparse.Namespace) -> int:
     params = DispenserParams()
     if args.jam_rate is not None:
         params = replace(params, jam_probability=args.jam_rate)
     if args.hopper is not None:
-        if args.hopper < 0:
-            raise EmulatorOptionError(f"--hopper {args.hopper}: must be 0 or more")
         params = replace(params, hopper=args.hopper)
     if args.hopper_sensor:
         params = replace(params, hopper_sensor=True)
-    if args.link is not None and args.link.exists() and not args.link.is_symlink():
-        raise EmulatorOptionError(f"--link {args.link}: a file that is not a symlink is there")
+    if args.link is not None:
+        check_link(args.link)
     if args.disconnect_every and args.link is None:
         raise EmulatorOptionError("--disconnect-every needs --link: a new pty has a new name")
-    board = EmulatedBoard(
-        link=args.link, params=params, seed=args.seed, time_scale=args.time_scale,
-        faults=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat,
-                          lose=args.lose),
-        refill=not args.no_refill, log=args.log,
-    )
+    try:
+        board = EmulatedBoard(
+            link=args.link, params=params, seed=args.seed, time_scale=args.time_scale,
+            wire=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat,
+                            lose=args.lose),
+            faults=args.fault, refill=not args.no_refill, log=args.log,
+        )
+    except OSError as exc:
+        raise EmulatorOptionError(f"--link {args.link}: cannot make the link: "
+                                  f"{exc.strerror}") from None
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -121,18 +156,19 @@ def emulate(args: argparse.Namespace) -> int:
         board.close()
         signal.signal(signal.SIGTERM, previous)
     print(f"board stopped: {board.stats.lines_in} lines in, {board.stats.lines_out} out, "
-          f"{len(board.records)} ejects, {board.model.cards_out} cards out", flush=True)
+          f"{len(board.records)} ejects, {board.world.model.cards_out} cards out", flush=True)
     return 0
 
 
 def _serve(board: EmulatedBoard, args: argparse.Namespace, stop: threading.Event) -> None:
-    """Wait for the end, injecting the periodic faults and printing the log."""
-    import time
-
-    next_disconnect = time.monotonic() + (args.disconnect_every or float("inf"))
-    next_reboot = time.monotonic() + (args.reboot_every or float("inf"))
+    """Wait for the end, injecting the periodic faults and presses and printing the log."""
+    never = float("inf")
+    now = time.monotonic()
+    next_disconnect = now + (args.disconnect_every or never)
+    next_reboot = now + (args.reboot_every or never)
+    next_press = now + (args.press_every or never)
     printed = 0
-    while not stop.wait(0.05):
+    while not stop.wait(0.02):
         now = time.monotonic()
         if now >= next_disconnect:
             board.disconnect(args.disconnect_for)
@@ -140,6 +176,9 @@ def _serve(board: EmulatedBoard, args: argparse.Namespace, stop: threading.Event
         if now >= next_reboot:
             board.reboot()
             next_reboot = now + args.reboot_every
+        if now >= next_press:
+            board.press_button()
+            next_press = now + args.press_every
         if board.log is not None:
             lines = board.log[printed:]
             printed += len(lines)

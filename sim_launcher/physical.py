@@ -4,7 +4,7 @@ The emulated GPIO pins and the emulated serial board are both driven by this one
 so a jam or an empty hopper looks the same to every driver. The model is a deterministic
 event-stepped machine in *model time* (milliseconds): nothing in it reads a clock, and its
 only randomness (which card jams) comes from its own seeded ``random.Random``.
-:class:`ModelRunner` ties model time to the real clock, scaled so tests run fast.
+:class:`sim_launcher.world.DispenserWorld` ties it to a clock, a person and named faults.
 
 How a card moves. The bottom card of the hopper has a *progress* from 0 to 1 through the
 slot. After the motor starts (``spin_up_ms``), progress grows at
@@ -14,13 +14,14 @@ when slower), and it has *left the hopper* when progress reaches 1. A card that 
 stops at a point before the beam; the roller then slips on it. Running the motor in
 reverse for ``unjam_ms`` frees a jammed card (not a *stuck* one, see ``force_jam``).
 
-Fault injection (each a plain attribute or method, so a test reads like the fault):
+What can go wrong (each a plain attribute or method; the world's named faults use them):
 
 - ``force_jam(stuck=False)``: the current card (or the next, if this one is already in the
   beam) jams at once; ``stuck=True`` makes a jam that no reverse pulse frees.
 - ``beam_stuck``: ``None`` (works), ``True`` (always reads blocked), ``False`` (always
   reads clear, e.g. a dead receiver).
 - ``motor_dead``: the roller never turns, whatever the pins say.
+- ``grip``: below 1 the roller slips, and cards move at that part of their speed.
 - ``hopper = 0``: an empty hopper (``hopper_empty`` says so when there is a sensor).
 - ``finger_in_beam``: something other than a card blocks the beam (the wiring check's
   "block the beam" step, done by an emulated person).
@@ -28,25 +29,22 @@ Fault injection (each a plain attribute or method, so a test reads like the faul
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import math
 import random
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["DispenserModel", "DispenserParams", "ModelRunner"]
+from sim_launcher import dispenser
+
+__all__ = ["DispenserModel", "DispenserParams"]
 
 
 @dataclass(frozen=True)
 class DispenserParams:
-    """The numbers of one dispenser; the defaults are LAUNCHER.md's."""
+    """The numbers of one dispenser; the defaults are LAUNCHER.md's (``dispenser``)."""
 
-    spin_up_ms: float = 60.0         # from standstill (or a change of direction) to speed
-    cards_per_second: float = 8.0    # at full duty; proportional to duty
-    beam_ms: float = 25.0            # how long one card blocks the beam at full duty
+    spin_up_ms: float = dispenser.SPIN_UP_MS      # from standstill (or a change of way)
+    cards_per_second: float = dispenser.CARDS_PER_SECOND  # at full duty; ∝ duty
+    beam_ms: float = dispenser.BEAM_MS            # one card blocks the beam, at full duty
     jam_probability: float = 0.005   # chance that a card jams on its way out
     hopper: int = 112                # cards in a full hopper (the game's 112 cards)
     hopper_sensor: bool = False      # is a hopper-empty switch fitted?
@@ -85,6 +83,7 @@ class DispenserModel:
         self.stuck = False                 # a jam that a reverse pulse cannot free
         self.beam_stuck: bool | None = None
         self.motor_dead = False
+        self.grip = 1.0                    # below 1: the roller slips
         self.finger_in_beam = False
         self.roller_ms = 0.0               # how long the roller has turned, either way
         self._duty = 0.0
@@ -203,7 +202,7 @@ class DispenserModel:
 
     def _rate(self) -> float:
         """Progress per millisecond at the current duty."""
-        return self.params.cards_per_second * abs(self._duty) / 1000.0
+        return self.params.cards_per_second * abs(self._duty) * self.grip / 1000.0
 
     def _next_mark(self) -> float:
         """The next progress at which something happens going forward."""
@@ -271,118 +270,3 @@ class DispenserModel:
         return (f"<DispenserModel t={self.now_ms:.1f}ms duty={self._duty:+.2f} "
                 f"hopper={self.hopper} out={self.cards_out} jammed={self.jammed} "
                 f"beam={'blocked' if self.beam_blocked else 'clear'}>")
-
-
-Action = Callable[[], None]
-
-
-class ModelRunner:
-    """Runs a :class:`DispenserModel` against the real clock, ``time_scale`` times faster.
-
-    A thread keeps model time at ``time_scale × real time``, stepping from one sensor
-    change to the next and calling ``on_change`` after each step, so a driver watching
-    the sensors sees every edge, in order, even when the runner falls behind. World
-    actions (a button pushed, a finger in the beam) are scheduled in model time with
-    :meth:`schedule`. Everything touching the model holds :attr:`lock`; calls made from
-    inside ``on_change`` (a driver stopping the motor the instant the beam clears) take
-    effect at that exact model time.
-    """
-
-    def __init__(self, model: DispenserModel, *, time_scale: float = 1.0,
-                 on_change: Callable[[], None] | None = None,
-                 tick_s: float = 0.002) -> None:
-        if time_scale <= 0:
-            raise ValueError(f"time_scale {time_scale!r} must be positive")
-        self.model = model
-        self.time_scale = time_scale
-        self.on_change = on_change
-        self.tick_s = tick_s
-        self.lock = threading.RLock()
-        self._idle = threading.Condition(self.lock)
-        self._stepping = False
-        self._queue: list[tuple[float, int, Action]] = []
-        self._seq = itertools.count()
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._real0 = time.monotonic()
-        self._model0 = model.now_ms
-
-    # -- clocks -------------------------------------------------------------------------
-    def model_time_now(self) -> float:
-        """The model time that corresponds to the real clock now."""
-        return self._model0 + (time.monotonic() - self._real0) * 1000.0 * self.time_scale
-
-    def real_seconds(self, model_ms: float) -> float:
-        """How many real seconds ``model_ms`` of model time take."""
-        return model_ms / 1000.0 / self.time_scale
-
-    # -- control ------------------------------------------------------------------------
-    def start(self) -> None:
-        if self._thread is None:
-            self._real0 = time.monotonic()
-            self._model0 = self.model.now_ms
-            self._thread = threading.Thread(target=self._run, name="dispenser-model",
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=5)
-
-    def set_motor(self, duty: float) -> None:
-        """Change the motor duty at the current moment of model time."""
-        with self.lock:
-            if not self._stepping:
-                self.sync()
-            self.model.set_motor(duty)
-        self._wake.set()
-
-    def schedule(self, delay_ms: float, action: Action) -> None:
-        """Run ``action`` (in the runner's thread) ``delay_ms`` of model time from now."""
-        with self.lock:
-            when = max(self.model_time_now(), self.model.now_ms) + delay_ms
-            heapq.heappush(self._queue, (when, next(self._seq), action))
-        self._wake.set()
-
-    @property
-    def pending(self) -> int:
-        """World actions scheduled and not yet done."""
-        return len(self._queue)
-
-    def wait_idle(self, timeout: float | None = None) -> bool:
-        """Block until every scheduled action has run; False on timeout."""
-        with self._idle:
-            return self._idle.wait_for(lambda: not self._queue, timeout)
-
-    def sync(self) -> None:
-        """Bring the model up to the real clock, stepping through every event."""
-        with self.lock:
-            target = self.model_time_now()
-            self._stepping = True
-            try:
-                while self.model.now_ms < target:
-                    step = min(target - self.model.now_ms, self.model.ms_to_next_change())
-                    due = self._queue[0][0] - self.model.now_ms if self._queue else math.inf
-                    step = max(min(step, due), 0.0)
-                    self.model.advance(step)
-                    while self._queue and self._queue[0][0] <= self.model.now_ms:
-                        heapq.heappop(self._queue)[2]()
-                        if not self._queue:
-                            self._idle.notify_all()
-                    if self.on_change is not None:
-                        self.on_change()
-            finally:
-                self._stepping = False
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self.sync()
-            with self.lock:
-                ahead = min(self.model.ms_to_next_change(),
-                            self._queue[0][0] - self.model.now_ms if self._queue else math.inf)
-            self._wake.wait(min(self.tick_s, self.real_seconds(max(ahead, 0.0))))
-            self._wake.clear()

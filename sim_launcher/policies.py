@@ -11,22 +11,24 @@ Named policies: ``attack`` (the default, fitted to the real toy), ``gentle``, ``
 
 from __future__ import annotations
 
+import math
 import random
-import tomllib
+import reprlib
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from pathlib import Path
+
+from sim_launcher.dispenser import CARDS
 
 __all__ = [
     "BUILTIN_POLICIES",
     "BurstPolicy",
     "PolicyError",
     "PolicyTable",
-    "load_user_tables",
     "make_policy",
     "policy_names",
+    "tables_from_config",
 ]
 
 
@@ -54,17 +56,24 @@ class PolicyTable:
             raise PolicyError(f"{where}: 'fire' must list at least one probability")
         for i, p in enumerate(self.fire):
             if not isinstance(p, int | float) or isinstance(p, bool) or not 0 <= p <= 1:
-                raise PolicyError(f"{where}: fire[{i}] = {p!r} is not a probability in 0…1")
+                raise PolicyError(f"{where}: fire[{i}] = {reprlib.repr(p)} is not a "
+                                  "probability in 0…1")
+        if self.max_empty_run is None and self.fire[-1] <= 0:
+            raise PolicyError(f"{where}: fire[{len(self.fire) - 1}] = {self.fire[-1]!r}: "
+                              "once the empty presses reach it, no press ever fires again "
+                              "(a Wild Hit-Fire would press for ever); the last chance must "
+                              "be above 0")
         if not self.weights:
             raise PolicyError(f"{where}: 'weights' must list at least one weight")
         for i, w in enumerate(self.weights):
-            if not isinstance(w, int | float) or isinstance(w, bool) or w < 0:
-                raise PolicyError(f"{where}: weights[{i}] = {w!r} is not a weight ≥ 0")
+            if not isinstance(w, int | float) or isinstance(w, bool) or not 0 <= w < math.inf:
+                raise PolicyError(f"{where}: weights[{i}] = {reprlib.repr(w)} is not a "
+                                  "weight ≥ 0")
         if sum(self.weights) <= 0:
             raise PolicyError(f"{where}: 'weights' must not all be zero")
-        if len(self.weights) > 12:
-            raise PolicyError(f"{where}: bursts of more than 12 cards ({len(self.weights)}) "
-                              "exceed what the launcher fires at once")
+        if len(self.weights) > CARDS:
+            raise PolicyError(f"{where}: bursts of more than {CARDS} cards "
+                              f"({len(self.weights)}) exceed what the launcher fires at once")
 
     @property
     def max_empty_run(self) -> int | None:
@@ -103,14 +112,15 @@ BUILTIN_POLICIES: dict[str, PolicyTable] = {
 
 
 def _fixed_table(text: str) -> PolicyTable:
-    try:
-        n = int(text)
-    except ValueError:
-        raise PolicyError(f"invalid policy 'fixed:{text}': N must be a whole number 0…12") from None
-    if not 0 <= n <= 12:
-        raise PolicyError(f"invalid policy 'fixed:{text}': N must be 0…12")
+    if not (text.isascii() and text.isdigit()):
+        raise PolicyError(f"invalid policy 'fixed:{text}': N must be a whole number "
+                          f"1…{CARDS} (in the digits 0-9)")
+    n = int(text)
     if n == 0:
-        return PolicyTable("fixed:0", fire=(0.0,), weights=(1,), description="never fires")
+        raise PolicyError("invalid policy 'fixed:0': it never fires, so a Wild Hit-Fire "
+                          f"would press for ever; N must be 1…{CARDS}")
+    if n > CARDS:
+        raise PolicyError(f"invalid policy 'fixed:{text}': N must be 1…{CARDS}")
     weights = tuple(1.0 if k == n else 0.0 for k in range(1, n + 1))
     return PolicyTable(f"fixed:{n}", fire=(1.0,), weights=weights,
                        description=f"every press fires {n} card{'s' if n != 1 else ''}")
@@ -135,7 +145,7 @@ class BurstPolicy:
         return self.table.name
 
     def next_burst(self) -> int:
-        """Decide the next press: 0 for an empty press, else the burst size 1…12."""
+        """Decide the next press: 0 for an empty press, else the burst size 1…CARDS."""
         fire = self.table.fire
         p = fire[self.tension] if self.tension < len(fire) else fire[-1]
         if p < 1 and (p <= 0 or self._rng.random() >= p):
@@ -147,26 +157,18 @@ class BurstPolicy:
         return min(k, len(self._cumulative))
 
 
-def load_user_tables(path: Path) -> dict[str, PolicyTable]:
-    """User policy tables from ``[policies.NAME]`` sections of a TOML config file.
+def tables_from_config(sections: Mapping[str, object], source: str) -> dict[str, PolicyTable]:
+    """User policy tables from the ``[policies.NAME]`` sections of a config file.
 
     Each section has ``fire`` (list of probabilities) and ``weights`` (list of weights);
-    unknown keys are rejected so a typo never passes silently.
+    unknown keys are rejected so a typo never passes silently. ``source`` (the file)
+    begins every error message.
     """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PolicyError(f"{path}: cannot read config: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{path}: not valid TOML: {exc}") from None
-    sections = data.get("policies", {})
-    if not isinstance(sections, Mapping):
-        raise PolicyError(f"{path}: key 'policies' must be a table, not {sections!r}")
     tables: dict[str, PolicyTable] = {}
     for name, section in sections.items():
-        where = f"{path}: [policies.{name}]"
+        where = f"{source}: [policies.{name if name.isidentifier() else reprlib.repr(name)}]"
         if not isinstance(section, Mapping):
-            raise PolicyError(f"{where} must be a table, not {section!r}")
+            raise PolicyError(f"{where} must be a table, not {reprlib.repr(section)}")
         if name in BUILTIN_POLICIES or name.startswith("fixed"):
             raise PolicyError(f"{where}: name {name!r} is taken by a built-in policy")
         unknown = set(section) - {"fire", "weights", "description"}
@@ -175,12 +177,16 @@ def load_user_tables(path: Path) -> dict[str, PolicyTable]:
         for key in ("fire", "weights"):
             value = section.get(key)
             if not isinstance(value, Sequence) or isinstance(value, str):
-                raise PolicyError(f"{where}: key {key!r} must be a list of numbers, not {value!r}")
+                raise PolicyError(f"{where}: key {key!r} must be a list of numbers, not "
+                                  f"{reprlib.repr(value)}")
+        description = section.get("description", "user table")
+        if not isinstance(description, str):
+            raise PolicyError(f"{where}: key 'description' must be text, not "
+                              f"{reprlib.repr(description)}")
         try:
-            tables[name] = PolicyTable(
-                name, fire=tuple(section["fire"]), weights=tuple(section["weights"]),
-                description=str(section.get("description", "user table")),
-            )
+            tables[name] = PolicyTable(name, fire=tuple(section["fire"]),
+                                       weights=tuple(section["weights"]),
+                                       description=description)
         except PolicyError as exc:
             raise PolicyError(f"{where}: {exc}") from None
     return tables

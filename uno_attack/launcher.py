@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from sim_launcher.policies import BurstPolicy, PolicyError, make_policy
+from sim_launcher.world import DispenserWorld
 from uno_attack.config import user_policy_tables
 from uno_attack.errors import LauncherError
 
@@ -95,6 +96,10 @@ class Ejector(Protocol):
         """
         ...
 
+    def stop(self) -> None:
+        """Stop an eject in progress, from another thread (it then reports ``stopped``)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -106,8 +111,11 @@ class Launcher(ABC):
 
     Like a gpiozero device: ``close()`` is idempotent, ``closed`` tells, and a launcher
     is a context manager. ``when_button_pressed`` is called (from any thread) when the
-    hardware's big button is pushed; ``wait_for_button`` is its blocking twin.
+    hardware's big button is pushed; ``wait_for_button`` is its blocking twin;
+    ``has_button`` says whether there is such a button at all (a dispenser has one).
     """
+
+    has_button = False
 
     def __init__(self) -> None:
         self._closed = False
@@ -136,6 +144,27 @@ class Launcher(ABC):
 
     def _close(self) -> None:  # noqa: B027 - a backend without devices has nothing to release
         """Release the backend's devices; called once by :meth:`close`."""
+
+    # -- the lean path of self-play -----------------------------------------------
+    def fire(self, *, available: int | None = None) -> int:
+        """Press once and give only how many cards came out: self-play keeps no
+        :class:`PressResult`. A count that is not known raises :class:`LauncherError`, as
+        bots have nobody to ask. A backend may do this cheaper than :meth:`press`."""
+        result = self.press(available=available)
+        if not result.known:
+            raise LauncherError(f"{self.description}: lost count after {result.fired} "
+                                f"card(s) ({result.detail or result.status})")
+        return result.fired
+
+    def serve(self, count: int) -> None:
+        """Eject exactly ``count`` cards as classic's draw pile (VARIANTS.md A2) for
+        self-play: as :meth:`eject`, keeping no result; nothing for ``count`` < 1."""
+        if count < 1:
+            return
+        result = self.eject(count, available=count)
+        if not result.known:
+            raise LauncherError(f"{self.description}: lost count after {result.fired} "
+                                f"card(s) ({result.detail or result.status})")
 
     # -- shared behaviour ---------------------------------------------------------
     def close(self) -> None:
@@ -188,15 +217,20 @@ class Launcher(ABC):
 class PolicyLauncher(Launcher):
     """A launcher made of a seeded ejection policy and an ejector.
 
-    Every backend is one of these with its own ejector: ideal (simulated), a GPIO motor
-    and break-beam, or a board over serial.
+    The simulated, GPIO and serial backends are each one of these, with their own
+    ejector: ideal, a GPIO motor and break-beam, or a board over serial. (The scripted
+    launcher is not: it fires the counts of a transcript, with no policy.) ``world`` is
+    the emulated dispenser behind an emulated one, where a test or the standalone
+    daemon can push its button.
     """
 
-    def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str) -> None:
+    def __init__(self, policy: BurstPolicy, ejector: Ejector, *, name: str,
+                 world: DispenserWorld | None = None) -> None:
         super().__init__()
         self.policy = policy
         self.ejector = ejector
         self.name = name
+        self.world = world
         self._lock = threading.Lock()
 
     @property
@@ -229,6 +263,10 @@ class PolicyLauncher(Launcher):
             tension=self.policy.tension, detail=result.detail,
         )
 
+    def stop(self) -> None:
+        """Stop an eject in progress, from any thread (a signal handler, a quit key)."""
+        self.ejector.stop()
+
     def _close(self) -> None:
         self.ejector.close()
 
@@ -257,6 +295,26 @@ def launcher_backends() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+#: Backend factories already loaded, by name: the entry points are read once per process
+#: (reading them costs more than a whole simulated round).
+_factories: dict[str, LauncherFactory] = {}
+
+
+def _factory(spec: str, name: str) -> LauncherFactory:
+    factory = _factories.get(name)
+    if factory is not None:
+        return factory
+    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not matches:
+        known = ", ".join(sorted(launcher_backends()))
+        raise LauncherError(f"unknown launcher {spec!r} (backends: {known})")
+    try:
+        factory = _factories[name] = matches[0].load()
+    except ImportError as exc:
+        raise LauncherError(f"launcher {spec!r} is not available here: {exc}") from None
+    return factory
+
+
 def open_launcher(
     spec: str = DEFAULT_SPEC,
     *,
@@ -267,12 +325,5 @@ def open_launcher(
     """Open the launcher a spec names: ``sim``, ``sim:gentle``, ``fixed:1``, ``gpio``,
     ``gpio:emulated``, ``serial:/dev/ttyACM0``, ``serial:emulated`` …"""
     name, sep, arg = spec.partition(":")
-    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
-    if not matches:
-        known = ", ".join(sorted(launcher_backends()))
-        raise LauncherError(f"unknown launcher {spec!r} (backends: {known})")
-    try:
-        factory: LauncherFactory = matches[0].load()
-    except ImportError as exc:
-        raise LauncherError(f"launcher {spec!r} is not available here: {exc}") from None
+    factory = _factory(spec, name)
     return factory(arg if sep else None, LauncherSettings(seed=seed, policy=policy, config=config))

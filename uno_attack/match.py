@@ -20,6 +20,7 @@ from uno_attack.options import Options
 from uno_attack.rules import RuleSet, rule_set
 from uno_attack.scoring import RoundResult, score_round
 from uno_attack.transcript import Transcript
+from uno_attack.wording import article
 
 
 def round_rng(seed: int | str | None, round_no: int, purpose: str) -> random.Random:
@@ -140,7 +141,8 @@ class Match:
         game = Round.setup(hands=hands, dealer=dealer_seat, starter=starter, stock=stock,
                            options=self.options)
         record = Transcript(
-            name=f"round {self.round_no} of a {self.options.match} match (seed {self.seed})",
+            name=f"round {self.round_no} of {article(self.options.match)} {self.options.match} "
+                 f"match (seed {self.seed})",
             players=n, dealer=dealer_seat, hands=[list(h) for h in hands], starter=[starter],
             launcher=stock, rest="none", options=self.options, scores=scores,
             round_no=self.round_no,

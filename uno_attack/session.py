@@ -10,39 +10,41 @@ rounds, records who is human, writes the journal after every action (through
 from __future__ import annotations
 
 import os
+import shlex
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import make_bot
 from uno_attack.engine import Round
-from uno_attack.errors import UnoAttackError
+from uno_attack.errors import OptionError, UnoAttackError
+from uno_attack.journal import Journal, SaveFailure
 from uno_attack.launcher import EjectStatus, Launcher, PressResult, open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
+from uno_attack.saved_game import SAVE_FORMAT, ResumeError, SavedGame, read_saved_game
 from uno_attack.scoring import RoundResult
 from uno_attack.store import Level, Recorder, RoundSaved
 from uno_attack.store.from_table import match_record, round_record
 from uno_attack.store.records import now
 from uno_attack.table import Table, TableEvent, reaction_order
-from uno_attack.transcript import ActionStep, Transcript, load
+from uno_attack.transcript import ActionStep, Transcript
 
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dex", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
-SAVE_FORMAT = "uno-attack play 1"
-
-
-class ResumeError(UnoAttackError):
-    """There is no saved game to resume, or it was not written by ``uno-attack play``."""
-
 
 def default_save_path() -> Path:
     """``$XDG_STATE_HOME/uno-attack/game.json`` (``~/.local/state`` when unset)."""
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(state) / "uno-attack" / "game.json"
+
+
+def resume_command(save: Path) -> str:
+    """The command that goes on with the game saved in ``save``."""
+    command = "uno-attack play --resume"
+    return command if save == default_save_path() else f"{command} --save {shlex.quote(str(save))}"
 
 
 @dataclass
@@ -108,9 +110,14 @@ class Session:
         self.match = Match(names, options=config.options, seed=config.seed)
         self.launcher = launcher or open_launcher(config.launcher, seed=_int_seed(config.seed),
                                                   policy=config.policy)
+        self.journal = Journal(config.save) if config.save is not None else None
         self.presses_before = 0  # launcher presses in earlier rounds (to resume its policy)
+        # the match players in the current round's seats: fixed for the round, while the
+        # match's own list of players still in moves on as soon as the round is scored
+        self.seating: list[int] = list(self.match.active)
         self.table: Table | None = None
         self.players: list[Any] = []
+        self.saved_launcher: str | None = None  # what a resumed save was played with
         self.match_key = uuid.uuid4().hex  # the match's record in the player store
         self.started_at = now()
         self.recorder = Recorder(config.db)
@@ -130,8 +137,8 @@ class Session:
         return self.table.game
 
     def player_of(self, seat: int) -> int:
-        """The match player index sitting in a round's seat."""
-        return self.match.active[seat]
+        """The match player index sitting in a seat of the current round."""
+        return self.seating[seat]
 
     def seat_name(self, seat: int) -> str:
         return self.names[self.player_of(seat)]
@@ -141,24 +148,39 @@ class Session:
 
     @property
     def human_seats(self) -> list[int]:
-        return [s for s in range(len(self.match.active)) if self.is_human(s)]
+        return [s for s in range(len(self.seating)) if self.is_human(s)]
+
+    def called_uno(self, seat: int) -> bool:
+        """Whether the player in ``seat`` called UNO for the one card they hold: the last
+        event about it was a call (with a play, or alone), not a play without one, a
+        catch or a trade that gave them the card."""
+        assert self.table is not None
+        for event in reversed(self.table.events):
+            a = event.action
+            if a.seat == seat and a.verb in (Verb.UNO, Verb.PLAY):
+                return a.verb is Verb.UNO or a.uno
+            if a.target == seat and a.verb in (Verb.CATCH, Verb.PLAY):
+                return False
+        return False
 
     def seat_score(self, seat: int) -> int:
         return self.match.scores[self.player_of(seat)]
 
     # -- rounds --------------------------------------------------------------------
-    def _make_players(self) -> list[Any]:
+    def _seat_players(self) -> None:
+        """Seat the players still in the match for a new round: people, and bots seeded
+        for this round."""
+        self.seating = list(self.match.active)
         seed = self.config.seed
-        players: list[Any] = []
-        for p in self.match.active:
+        self.players = []
+        for p in self.seating:
             name, kind = self.names[p], self.kinds[p]
             if kind == "human":
-                players.append(Human(name))
+                self.players.append(Human(name))
             else:
                 bot_seed = f"{seed}:{self.match.round_no}:{p}"
-                players.append(make_bot(kind, name, seed=bot_seed,
-                                        forget_uno=self.config.forget_uno))
-        return players
+                self.players.append(make_bot(kind, name, seed=bot_seed,
+                                             forget_uno=self.config.forget_uno))
 
     def _meta(self) -> dict[str, Any]:
         m = self.match
@@ -179,9 +201,9 @@ class Session:
             self.presses_before += len(self.table.record.fires)
         game, record = self.match.deal_round()
         record.meta.update(self._meta())
-        self.players = self._make_players()
+        self._seat_players()
         self.table = Table(game, self.players, self.launcher, record,
-                           reload_rng=self.match.reload_rng(), journal=self.config.save)
+                           reload_rng=self.match.reload_rng(), journal=self.journal)
         return self.table
 
     def use_deal(self, record: Transcript) -> Table:
@@ -192,10 +214,11 @@ class Session:
         self.match.round_no += 1
         self.match.dealer = self.match.active[record.dealer]
         record.options = self.match.options
+        record.scores = [self.match.scores[p] for p in self.match.active]
         record.meta.update(self._meta())
-        self.players = self._make_players()
+        self._seat_players()
         self.table = Table(record.new_round(), self.players, self.launcher, record,
-                           reload_rng=self.match.reload_rng(), journal=self.config.save)
+                           reload_rng=self.match.reload_rng(), journal=self.journal)
         return self.table
 
     def finish_round(self) -> RoundResult:
@@ -203,7 +226,7 @@ class Session:
         record it, and the match once it is over, in the player store."""
         assert self.table is not None
         result = self.match.score(self.game)
-        players = list(self.match.active)
+        players = list(self.seating)
         self.match.end_round(result)
         row: list[int | None] = [None] * len(self.names)
         for seat, points in enumerate(result.round_points):
@@ -243,6 +266,23 @@ class Session:
                 return [action]  # the first catch (or call) closes the window
         return []
 
+    def save_now(self) -> SaveFailure | None:
+        """Write the journal again (after a failed save, when the player asks)."""
+        if self.table is None or self.journal is None:
+            return None
+        return self.journal.write(self.table.record.dumps())
+
+    def launcher_note(self) -> str | None:
+        """After a resume: the launcher the save was played with, when it is not this one.
+
+        Only a suggestion: the save never opens a launcher (it may come from anyone)."""
+        played = self.saved_launcher
+        used = self.config.launcher
+        if played is None or played == used:
+            return None
+        return (f"This game was played with launcher {played!r}; it goes on with {used!r}. "
+                f"Pass --launcher {shlex.quote(played)} to use that one.")
+
     def close(self) -> None:
         self.launcher.close()
         self.recorder.close()
@@ -250,65 +290,69 @@ class Session:
     # -- resuming ---------------------------------------------------------------------
     @classmethod
     def resume(cls, config: GameConfig, *, launcher: Launcher | None = None) -> Session:
-        """Rebuild the game a journal was writing: the match, the round, every action."""
-        path = config.save
-        if path is None or not path.exists():
-            raise ResumeError(f"no saved game to resume at {path}")
-        record = load(path)
-        meta = record.meta
-        if meta.get("format") != SAVE_FORMAT:
-            raise ResumeError(f"{path} is not a game saved by 'uno-attack play'")
-        names, kinds = list(meta["names"]), list(meta["kinds"])
-        humans = [n for n, k in zip(names, kinds, strict=True) if k == "human"]
-        bots = next((k for k in kinds if k != "human"), config.bots)
-        cfg = GameConfig(humans=humans, players=len(names), bots=bots,
-                         launcher=meta.get("launcher", config.launcher),
-                         policy=meta.get("policy", config.policy), seed=meta.get("seed"),
-                         options=record.options, save=path, db=config.db,
-                         bot_delay=config.bot_delay, catch_delay=config.catch_delay,
-                         animate=config.animate)
-        self = cls(cfg, launcher=launcher)
-        self.kinds = kinds
-        self.match_key = str(meta.get("match_key", self.match_key))
-        self.started_at = _moment(meta.get("started_at"), self.started_at)
-        self.points_by_round = [list(row) for row in meta.get("points_by_round", [])]
-        m = meta["match"]
-        self.match = Match(names, options=record.options, seed=meta.get("seed"),
-                           scores=list(m["scores"]), active=list(m["active"]),
-                           round_no=int(m["round_no"]), dealer=m["dealer"])
-        self.presses_before = int(meta.get("presses_before", 0))
-        self.players = self._make_players()
+        """Rebuild the game a journal was writing: the match, the round, every action.
+
+        The save gives the game; the launcher is the one ``config`` names (the command
+        line's), never the save's: a save received from someone else must not choose
+        what this machine connects to.
+        """
+        if config.save is None:
+            raise ResumeError("no save file to resume from")
+        saved = read_saved_game(config.save)
+        cfg = replace(config, humans=saved.humans, players=len(saved.names),
+                      bots=saved.bots or config.bots, policy=saved.policy, seed=saved.seed,
+                      options=saved.record.options)
+        try:
+            self = cls(cfg, launcher=launcher)
+        except OptionError as exc:  # the save's options for its players
+            raise ResumeError(f"{saved.path}: key 'options': {exc}") from None
+        try:
+            self._replay(saved)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _replay(self, saved: SavedGame) -> None:
+        """Play the saved round's steps again, as the journal recorded them."""
+        record = saved.record
+        self.kinds = list(saved.kinds)
+        self.saved_launcher = saved.launcher
+        try:
+            self.match = Match(saved.names, options=record.options, seed=saved.seed,
+                               scores=list(saved.scores), active=list(saved.active),
+                               round_no=saved.round_no, dealer=saved.dealer)
+        except UnoAttackError as exc:
+            raise ResumeError(f"{saved.path}: {exc}") from None
+        self.presses_before = saved.presses_before
+        self.match_key = saved.match_key or self.match_key
+        self.started_at = saved.started_at or self.started_at
+        self.points_by_round = [list(row) for row in saved.points_by_round]
+        self._seat_players()
         fresh = Transcript(name=record.name, players=record.players, dealer=record.dealer,
                            hands=record.hands, starter=record.starter,
                            launcher=record.launcher, rest=record.rest, options=record.options,
-                           scores=record.scores, meta=meta)
+                           scores=record.scores, meta=record.meta)
         table = Table(record.new_round(), self.players, self.launcher, fresh,
                       reload_rng=self.match.reload_rng())
         fires = iter(record.fires)
-        for step in record.steps:
+        for i, step in enumerate(record.steps):
             if not isinstance(step, ActionStep):
                 continue
             action = step.action
             if action.seat == table.game.to_act and not self.is_human(action.seat):
                 self.bot_choice_on(table.game, action.seat)  # keep a random bot's dice in step
-            fired = next(fires) if action.verb is Verb.PRESS else None
-            table.perform(action, fired=fired, eject=False)
-        table.journal = path
+            fired = next(fires) if action.verb is Verb.PRESS else None  # one per press: checked
+            try:
+                table.perform(action, fired=fired, eject=False)
+            except UnoAttackError as exc:
+                raise ResumeError(f"{saved.path}: key 'steps[{i}]': {exc}") from None
+        table.journal = self.journal
         self.table = table
         _fast_forward(self.launcher, self.presses_before + len(record.fires))
-        return self
 
     def bot_choice_on(self, game: Round, seat: int) -> None:
         self.players[seat].choose(game, seat, game.legal_actions())
-
-
-def _moment(text: object, default: datetime) -> datetime:
-    """A time stamp kept in a journal's meta (an older journal has none)."""
-    try:
-        moment = datetime.fromisoformat(str(text))
-    except ValueError:
-        return default
-    return moment if moment.tzinfo is not None else default
 
 
 def _int_seed(seed: int | str | None) -> int | None:

@@ -3,11 +3,14 @@
 The table asks whose move it is, gets it from that seat's player, applies it to the
 engine and, when the engine needs a press outcome, asks the launcher. What an action did
 is the engine's answer (:class:`~uno_attack.engine.Applied`): the table records it in a
-transcript (the saved game) and, given a journal path, rewrites that file atomically
-after every action, so a crash loses nothing.
+transcript (the saved game) and, given a journal, rewrites that file atomically after
+every action, so a crash loses nothing (a write that fails is kept in the journal for
+the front end to show; the game goes on).
 
 Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
-:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`.
+:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`. A table that keeps
+nothing of its actions (``recording=False``, no journal, no ``on_event``: statistics only)
+plays its rounds on a lean loop: the same moves, without an event or a record per action.
 """
 
 from __future__ import annotations
@@ -15,18 +18,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player
 from uno_attack.cards import Card
-from uno_attack.engine import Applied, Round
+from uno_attack.engine import Applied, Phase, Round
 from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
+from uno_attack.journal import Journal
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
 from uno_attack.penalties import Owed, Unit, Why
 from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
+from uno_attack.wording import as_object, count, possessive, verb_for
 
 _named = tuple.__new__  # Applied from push's plain tuple, without _make's length check
 
@@ -82,20 +86,20 @@ class TableEvent:
             if a.color is not None:
                 text += f", naming {a.color}"
             if a.target is not None:
-                text += f", trading hands with {self._name(a.target)}"
+                text += f", trading hands with {as_object(self._name(a.target))}"
             return text + (" and called UNO!" if a.uno else "")
         if a.verb is Verb.PRESS:
             text = f"{who} pressed the launcher"
             if self.reloaded:
-                text += f" (reloaded with {self.reloaded} cards)"
+                text += f" (reloaded with {count(self.reloaded, 'card')})"
             n = len(self.fired)
-            text += ": nothing fired" if n == 0 else f": {n} card{'s' if n != 1 else ''} fired!"
+            text += ": nothing fired" if n == 0 else f": {count(n, 'card')} fired!"
             if self.press is not None and self.press.status not in (EjectStatus.OK,):
                 text += f" [{self.press.status}]"
             return text
         if a.verb is Verb.DRAW:
             n = len(self.fired)
-            text = f"{who} drew {n} card{'s' if n != 1 else ''}"
+            text = f"{who} drew {count(n, 'card')}"
             return text + (f" (the pile was reloaded with {self.reloaded})"
                            if self.reloaded else "")
         owed = self.applied.owed
@@ -103,11 +107,14 @@ class TableEvent:
             other = self._name(a.target)
             first = owed[0]
             if first.cause.why is Why.FALSE_CATCH:
-                return f"{who} falsely caught {other}: {who} {_penalty(who, first)}"
-            return f"{who} caught {other} without UNO: {other} {_penalty(other, first)}"
+                return (f"{who} falsely caught {as_object(other)}: {as_object(who)} "
+                        f"{_penalty(who, first)}")
+            return (f"{who} caught {as_object(other)} without UNO: {as_object(other)} "
+                    f"{_penalty(other, first)}")
         if a.verb is Verb.UNO:
             if owed and owed[0].cause.why is Why.FALSE_UNO and owed[0].cause.by == a.seat:
-                return f"{who} called UNO falsely: {who} {_penalty(who, owed[0])}"
+                return (f"{who} called UNO falsely: {as_object(who)} "
+                        f"{_penalty(who, owed[0])}")
             return f"{who} called UNO!"
         if a.verb is Verb.CHOOSE:
             return f"{who} named {a.color} for the starter"
@@ -116,10 +123,10 @@ class TableEvent:
             assert revealed is not None
             bluffer = self._name(revealed[0])
             if owed[0].seat == a.seat:
-                return (f"{who} challenged {bluffer}'s Wild Draw Four, which was fair: "
-                        f"{who} {_penalty(who, owed[0])}")
-            return (f"{who} challenged {bluffer}'s Wild Draw Four, a bluff: {bluffer} "
-                    f"{_penalty(bluffer, owed[0])}")
+                return (f"{who} challenged {possessive(bluffer)} Wild Draw Four, which was "
+                        f"fair: {as_object(who)} {_penalty(who, owed[0])}")
+            return (f"{who} challenged {possessive(bluffer)} Wild Draw Four, a bluff: "
+                    f"{as_object(bluffer)} {_penalty(bluffer, owed[0])}")
         if a.verb is Verb.OUT:
             hand = _and(self.rules.card_name(c) for c in self.applied.played)
             return f"{who} went out with {hand}"
@@ -127,18 +134,23 @@ class TableEvent:
 
 
 def _penalty(name: str, owed: Owed) -> str:
-    """``presses twice``, ``press 3 times`` (for "You"), ``draws 2 cards``."""
+    """``owes 2 presses`` (``owe`` for you), ``draws 2 cards``."""
     n = owed.count
-    verb = str(owed.unit) if name == "You" else (
-        "presses" if owed.unit is Unit.PRESS else "draws")
     if owed.unit is Unit.DRAW:
-        return f"{verb} {n} card{'s' if n != 1 else ''}"
-    return f"{verb} {'twice' if n == 2 else 'once' if n == 1 else f'{n} times'}"
+        return f"{verb_for(name, 'draws', 'draw')} {count(n, 'card')}"
+    return f"{verb_for(name, 'owes', 'owe')} {count(n, 'press', 'presses')}"
 
 
 def _and(words: Sequence[str] | object) -> str:
     items = list(words)  # type: ignore[call-overload]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_OVER, _PRESS, _DRAW = Phase.OVER, Verb.PRESS, Verb.DRAW  # looked up once for the lean loop
+
+
+def _too_long(max_actions: int) -> RoundTooLong:
+    return RoundTooLong(f"the round did not end within {max_actions} actions")
 
 
 def reaction_order(game: Round) -> list[int]:
@@ -160,16 +172,21 @@ class Table:
     launcher: Launcher
     record: Transcript
     reload_rng: random.Random = field(default_factory=random.Random)
-    journal: Path | None = None
+    journal: Journal | None = None
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
+    recording: bool = True  # write each action into the record (statistics need not)
+    actions: int = 0      # actions applied
     takes: int = 0        # presses (or draws) made
     cards_taken: int = 0  # cards they brought in
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
+        self._save()
+
+    def _save(self) -> None:
         if self.journal is not None:
-            self.record.save(self.journal)
+            self.journal.write(self.record.dumps())
 
     # -- state ---------------------------------------------------------------------
     @property
@@ -236,7 +253,6 @@ class Table:
                                                  f"not {fired!r}")
             applied = _named(Applied, game.push(action, fired=fired,
                                                 shuffle=self.reload_rng.shuffle))
-            self.record.fires.append(fired)
             self.takes += 1
         elif verb is Verb.DRAW:
             if press is None and eject:
@@ -245,17 +261,26 @@ class Table:
             self.takes += 1
         else:
             applied = _named(Applied, game.push(action))  # checked above
+        self.actions += 1
         self.cards_taken += len(applied.gained)
-        if applied.reloads:
-            self.record.reloads = [*(self.record.reloads or []), *map(list, applied.reloads)]
-        self.record.steps.append(ActionStep(action))
+        if self.recording:
+            self._write(action, fired, applied.reloads)
         event = TableEvent(applied, game.rules, press, self.names)
         self.events.append(event)
-        if self.journal is not None:
-            self.record.save(self.journal)
+        self._save()
         if self.on_event is not None:
             self.on_event(event)
         return event
+
+    def _write(self, action: Action, fired: int | None,
+               reloads: tuple[tuple[Card, ...], ...]) -> None:
+        """Record an action in the transcript: its step, a press's count, its reloads."""
+        record = self.record
+        if action.verb is Verb.PRESS:
+            record.fires.append(fired)  # type: ignore[arg-type]
+        if reloads:
+            record.reloads = [*(record.reloads or []), *map(list, reloads)]
+        record.steps.append(ActionStep(action))
 
     def bot_turn(self) -> TableEvent | None:
         """Let the seat to act choose and act, if its player chooses by itself."""
@@ -274,19 +299,17 @@ class Table:
         The seats are asked in :func:`reaction_order`; the first action counts (a catch or
         call closes the window, a jump-in takes the turn).
         """
-        for seat in reaction_order(self.game):
-            if seat == exclude:
-                continue
-            action = self.players[seat].react(self.game, seat)
-            if action is not None and self.game.is_legal(action):
-                return [self.perform(action)]
-        return []
+        action = self._first_reaction(exclude=exclude)
+        return [] if action is None else [self.perform(action)]
 
     def play_round(self, *, max_actions: int = 100_000) -> RoundResult:
-        """Play to the end with every seat choosing by itself (bots)."""
+        """Play to the end with every seat choosing by itself (bots): each turn, then the
+        first out-of-turn action the others take (:meth:`bot_reactions`)."""
+        if not self.recording and self.journal is None and self.on_event is None:
+            self._play_lean(max_actions)
         while not self.game.over:
-            if len(self.record.steps) >= max_actions:
-                raise RoundTooLong(f"the round did not end within {max_actions} actions")
+            if self.actions >= max_actions:
+                raise _too_long(max_actions)
             event = self.bot_turn()
             assert event is not None
             if self.game.reactions_open():
@@ -294,3 +317,62 @@ class Table:
         result = self.result
         assert result is not None
         return result
+
+    def _play_lean(self, max_actions: int) -> None:
+        """:meth:`play_round`'s moves, made without a :class:`TableEvent`, a record or a
+        :class:`PressResult` per action: an action handed back from the legal list goes to
+        the engine's unchecked ``push``, any other is checked first. Everything is looked
+        up once, outside the loop."""
+        game, players, launcher = self.game, self.players, self.launcher
+        choosers = [player.choose for player in players]
+        legal_actions, push, reactions_open = game.legal_actions, game.push, game.reactions_open
+        shuffle = self.reload_rng.shuffle
+        fire, serve = launcher.fire, launcher.serve
+        actions, takes, taken = self.actions, self.takes, self.cards_taken
+        reaction: Action | None = None  # an out-of-turn action to make before the next turn
+        try:
+            while game.phase is not _OVER:
+                in_turn = reaction is None
+                if in_turn:
+                    if actions >= max_actions:
+                        raise _too_long(max_actions)
+                    seat = game.to_act
+                    legal = legal_actions()
+                    action = choosers[seat](game, seat, legal)  # type: ignore[index, arg-type]
+                    for offered in legal:  # by identity: no allocation, no __eq__
+                        if offered is action:
+                            break
+                    else:
+                        reason = game.illegal_reason(action)
+                        if reason is not None:
+                            raise IllegalActionError(action, reason)
+                else:
+                    action, reaction = reaction, None
+                verb = action.verb
+                if verb is _PRESS:
+                    stock = game.stock
+                    fired = fire(available=len(stock) if stock else len(game.discard) - 1)
+                    raw = push(action, fired=fired, shuffle=shuffle)
+                    takes += 1
+                elif verb is _DRAW:
+                    serve(game.draw_size())
+                    raw = push(action, shuffle=shuffle)
+                    takes += 1
+                else:
+                    raw = push(action)
+                actions += 1
+                taken += len(raw[2])
+                if in_turn and reactions_open():
+                    reaction = self._first_reaction(exclude=action.seat)
+        finally:
+            self.actions, self.takes, self.cards_taken = actions, takes, taken
+
+    def _first_reaction(self, *, exclude: int | None) -> Action | None:
+        """The first legal out-of-turn action of a seat but ``exclude``, not yet made."""
+        game = self.game
+        for seat in reaction_order(game):
+            if seat != exclude:
+                action = self.players[seat].react(game, seat)
+                if action is not None and game.is_legal(action):
+                    return action
+        return None

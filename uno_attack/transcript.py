@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from uno_attack.actions import Action
 from uno_attack.cards import Card
 from uno_attack.engine import Round
 from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
+from uno_attack.journal import write_atomic
+from uno_attack.jsonfile import read_json
 from uno_attack.options import Options
 from uno_attack.penalties import Unit
 from uno_attack.rules import RuleSet, rule_set
@@ -236,16 +237,7 @@ def _short(value: object) -> str:
 
 def load(path: str | os.PathLike[str]) -> Transcript:
     """Read and check a transcript file; raise :class:`TranscriptError` naming what is wrong."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TranscriptError(f"{source}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TranscriptError(f"{source}: not valid JSON: {exc}") from None
-    return from_dict(data, source=source)
+    return from_dict(read_json(path, TranscriptError), source=os.fspath(path))
 
 
 def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
@@ -404,8 +396,8 @@ def _owed_entry(entry: object) -> bool:
 
 def _hands_shape(value: object) -> str | None:
     if not isinstance(value, dict) or not all(
-            isinstance(seat, str) and seat.isascii() and seat.isdigit() and _strings(cards)
-            for seat, cards in value.items()):
+            isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) <= 2
+            and _strings(cards) for seat, cards in value.items()):
         return 'an object {"SEAT": [card codes]}'
     return None
 
@@ -450,18 +442,4 @@ def dumps(data: Mapping[str, Any]) -> str:
     lines.append("}")
     return "\n".join(lines) + "\n"
 
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 

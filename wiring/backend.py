@@ -12,18 +12,23 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from sim_launcher.dispenser import Debouncer
+from sim_launcher.numbers import parse_float
 from sim_launcher.physical import DispenserParams
 from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import LauncherSettings, PolicyLauncher, PressResult
-from wiring.devices import Debouncer, DispenserDevices
+from wiring.devices import DispenserDevices, HBridgeMotor
 from wiring.driver import GpioEjector
 from wiring.emulated import DEFAULT_TIME_SCALE, FAULTS, EmulatedHardware, open_emulated
 from wiring.feedback import Feedback
 from wiring.pinmap import PinMap, load_pin_map
+
+T = TypeVar("T")
 
 
 class GpioLauncher(PolicyLauncher):
@@ -33,37 +38,41 @@ class GpioLauncher(PolicyLauncher):
     buzzer follow the tension. ``emulation`` is the emulated world, when there is one.
     """
 
+    has_button = True
+
     def __init__(self, policy: BurstPolicy, devices: DispenserDevices, ejector: GpioEjector,
                  *, name: str, emulation: EmulatedHardware | None = None) -> None:
-        super().__init__(policy, ejector, name=name)
+        super().__init__(policy, ejector, name=name,
+                         world=emulation.world if emulation is not None else None)
         self.devices = devices
         self.gpio = ejector
         self.emulation = emulation
         self.feedback = Feedback(devices.led, devices.buzzer, time_scale=ejector.time_scale)
-        self.debouncer = Debouncer(ejector.seconds(devices.pin_map.timing.debounce_ms))
+        self.debouncer = Debouncer(ejector.settings.debounce_ms)
         assert devices.button is not None
         devices.button.when_pressed = self._pressed
         devices.button.when_released = self._released
 
     def _pressed(self) -> None:
-        if self.debouncer.edge(True):
+        if self.debouncer.edge(True, self.devices.ticks_ms()):
             self.button_pressed()
 
     def _released(self) -> None:
-        self.debouncer.edge(False)
+        self.debouncer.edge(False, self.devices.ticks_ms())
 
     def press(self, *, available: int | None = None) -> PressResult:
-        self._check_open()
-        with self._lock:
-            asked = self.policy.next_burst()
-            if asked == 0:
-                self.feedback.tension(self.policy.tension)
-                return PressResult(fired=0, asked=0, tension=self.policy.tension)
-            self.feedback.firing()
-            try:
-                return self._eject(asked, available)
-            finally:
-                self.feedback.idle()
+        result = super().press(available=available)
+        if result.asked == 0:
+            self.feedback.tension(result.tension)
+        return result
+
+    def _eject(self, count: int, available: int | None) -> PressResult:
+        """Cards fly, with light and sound, whether a press or a retry asked for them."""
+        self.feedback.firing()
+        try:
+            return super()._eject(count, available)
+        finally:
+            self.feedback.idle()
 
     def _close(self) -> None:
         try:
@@ -98,18 +107,22 @@ class GpioSpec:
                         raise ValueError(f"unknown fault (faults: {', '.join(FAULTS)})")
                     spec.faults.append(value)
                 elif key == "scale":
-                    spec.time_scale = float(value)
-                    if not 0 < spec.time_scale <= 1000:
-                        raise ValueError("the time scale must be above 0 and at most 1000")
+                    spec.time_scale = _number("the time scale", value, high=1000,
+                                              low_open=True)
                 elif key == "jams":
-                    spec.jam_probability = float(value)
-                    if not 0 <= spec.jam_probability <= 1:
-                        raise ValueError("not a probability")
+                    spec.jam_probability = _number("the chance of a jam", value, high=1)
                 else:
                     raise ValueError("unknown option (options: fault=, scale=, jams=)")
             except ValueError as exc:
                 raise LauncherError(f"gpio:{arg}: {option!r}: {exc}") from None
         return spec
+
+
+def _number(what: str, text: str, *, high: float, low_open: bool = False) -> float:
+    try:
+        return parse_float(text, low=0, high=high, low_open=low_open)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
 
 
 def _pin_map(settings: LauncherSettings) -> PinMap:
@@ -136,17 +149,30 @@ def open_gpio(spec: GpioSpec, pin_map: PinMap, policy: BurstPolicy, *,
         faults = f", faults: {', '.join(spec.faults)}" if spec.faults else ""
         return GpioLauncher(policy, devices, ejector, emulation=hardware,
                             name=f"emulated GPIO launcher{faults}")
-    devices = _open_real_devices(pin_map)
+    devices = open_real_devices(pin_map)
     return GpioLauncher(policy, devices, GpioEjector(devices), name="GPIO launcher")
 
 
-def _open_real_devices(pin_map: PinMap) -> DispenserDevices:
+def open_real_devices(pin_map: PinMap) -> DispenserDevices:
+    """Every device of the pin map on the Pi's pins (gpiozero's default pin factory)."""
+    return _on_real_pins(lambda: DispenserDevices(pin_map))
+
+
+def open_real_motor(pin_map: PinMap, *, pin_factory: Any = None) -> HBridgeMotor:
+    """Only the motor's three pins (for ``wiring safe``)."""
+    pins = pin_map.pins
+    return _on_real_pins(lambda: HBridgeMotor(
+        pins["motor_in1"], pins["motor_in2"], pins["motor_pwm"],
+        pwm_frequency=pin_map.motor.pwm_frequency, pin_factory=pin_factory))
+
+
+def _on_real_pins(open_: Callable[[], T]) -> T:
     from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PinFactoryFallback)
-            return DispenserDevices(pin_map)
+            return open_()
     except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
         raise LauncherError(
             f"gpio: cannot open the Raspberry Pi's pins ({type(exc).__name__}: {exc}); "
@@ -159,7 +185,3 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> GpioLauncher:
     pin_map = _pin_map(settings)
     return open_gpio(spec, pin_map, settings.make_policy(), seed=settings.seed)
 
-
-def launcher_emulation(launcher: Any) -> EmulatedHardware | None:
-    """The emulated world behind a launcher, if it has one."""
-    return getattr(launcher, "emulation", None)

@@ -1,9 +1,10 @@
 """The wiring self-test: each part of the dispenser in turn, with a verdict and a hint.
 
 Parts: button (asks for a push), beam (asks to block it), motor (short low-duty pulses;
-a card through the beam proves it, else it asks whether the roller turned), feed (one
-whole eject through the closed loop), LED and buzzer (lit / sounding, asks). A part that
-needs another that failed is skipped, so each fault fails exactly the part it breaks.
+a card through the beam proves it, else it asks whether the roller turned), feed (two
+cards through the closed loop, as quick as the pin map's calibration says), LED and
+buzzer (lit / sounding, asks). A part that needs another that failed is skipped, so each
+fault fails exactly the part it breaks.
 
 Who answers is a :class:`Helper`: a person at the terminal, an emulated person who acts
 on the emulated world and answers from what it sees, or nobody (``--auto`` on real pins:
@@ -13,18 +14,20 @@ parts that need a person are skipped).
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from sim_launcher.dispenser import Debouncer
 from uno_attack.launcher import EjectStatus
-from wiring.devices import Debouncer, DispenserDevices
+from wiring.devices import DispenserDevices
 from wiring.driver import GpioEjector
 from wiring.emulated import EmulatedHardware
 from wiring.header import gpio_name
 
 PASS, FAIL, SKIP = "pass", "FAIL", "skipped"
+FEED_CARDS = 2   # the feed is judged by the time between two cards leaving
+SLOW = 1.5       # a card time this many times the calibrated one: the roller slips
 
 
 @dataclass(frozen=True)
@@ -95,24 +98,28 @@ class EmulatedHelper:
         self._roller_mark = 0.0
 
     def request(self, action: str, text: str) -> None:
+        world = self.hardware.world
         if action == "push":
-            self.hardware.push_button()
+            world.push_button()
         elif action == "block":
-            self.hardware.block_beam(True)
+            world.block_beam(True)
         elif action == "unblock":
-            self.hardware.block_beam(False)
+            world.block_beam(False)
         elif action == "watch-roller":
-            self._roller_mark = self.hardware.model.roller_ms
+            world.now_ms()
+            self._roller_mark = world.model.roller_ms
 
     def confirm(self, what: str, question: str) -> bool | None:
+        """What the person sees and hears of the world's parts, not what a pin was set to:
+        a dead LED stays dark and a broken buzzer silent, however their pins are driven."""
+        world = self.hardware.world
+        world.now_ms()  # the world has caught up with whatever the check just did
         if what == "roller":
-            with self.hardware.runner.lock:
-                self.hardware.runner.sync()
-                return self.hardware.model.roller_ms > self._roller_mark
-        role = {"led": "led", "buzzer": "buzzer"}.get(what)
-        if role is None or role not in self.hardware.pins:
+            return world.model.roller_ms > self._roller_mark
+        part = {"led": world.led, "buzzer": world.buzzer}.get(what)
+        if part is None or what not in self.hardware.pins:
             return None
-        return bool(self.hardware.pins[role].state)
+        return part.on
 
 
 class WiringCheck:
@@ -156,12 +163,12 @@ class WiringCheck:
         edges = 0
         pushes = 0
         pushed = threading.Event()
-        debouncer = Debouncer(self.ejector.seconds(self.devices.pin_map.timing.debounce_ms))
+        debouncer = Debouncer(self.ejector.settings.debounce_ms)
 
         def edge(down: bool) -> None:
             nonlocal edges, pushes
             edges += 1
-            if debouncer.edge(down):
+            if debouncer.edge(down, self.devices.ticks_ms()):
                 pushes += 1
                 pushed.set()
 
@@ -246,21 +253,30 @@ class WiringCheck:
                  .failed]
         if needs:
             return PartResult("feed", SKIP, f"needs a working {' and '.join(needs)}")
-        started = time.monotonic()
-        result = self.ejector.eject(1)
-        ms = (time.monotonic() - started) * 1000 * self.ejector.time_scale
-        if result.status is EjectStatus.OK and result.count == 1:
-            return PartResult("feed", PASS, f"one card out in {ms:.0f} ms")
-        timing = self.devices.pin_map.timing
-        hints = {
-            EjectStatus.JAM: f"jam: no card through the beam in {timing.jam_ms:g} ms, even "
-                             "after a reverse pulse: load cards, clear the slot, clean the "
-                             "roller or raise [motor] duty",
-            EjectStatus.EMPTY: "the hopper is empty (its sensor says so): load cards",
-            EjectStatus.TIMEOUT: f"max_ms ({timing.max_ms:g}) ran out: raise duty",
-        }
-        return PartResult("feed", FAIL, hints.get(result.status, f"{result.status}: "
-                                                  f"{result.detail}"))
+        result = self.ejector.eject(FEED_CARDS)
+        settings = self.ejector.settings
+        if result.status is not EjectStatus.OK or result.count != FEED_CARDS:
+            hints = {
+                EjectStatus.JAM: f"jam: no card through the beam in {settings.jam_ms:.0f} ms,"
+                                 " even after a reverse pulse: load cards, clear the slot, "
+                                 "clean the roller or raise [motor] duty",
+                EjectStatus.EMPTY: "the hopper is empty (its sensor says so): load cards",
+                EjectStatus.TIMEOUT: f"max_ms ({settings.max_ms:g}) ran out: raise duty",
+            }
+            return PartResult("feed", FAIL, hints.get(result.status, f"{result.status}: "
+                                                      f"{result.detail}"))
+        clears = [t for t, blocked in self.ejector.trace if not blocked]
+        took = clears[-1] - clears[-2]
+        expected = settings.card_ms(settings.duty)
+        figures = ("the calibration" if self.devices.pin_map.calibration.measured else
+                   "LAUNCHER.md's figures (not calibrated: uno-attack wiring calibrate)")
+        if took > SLOW * expected:
+            return PartResult("feed", FAIL, f"slow: a card every {took:.0f} ms, not "
+                              f"{expected:.0f} ms as by {figures}: the roller slips (clean "
+                              "it, check it presses on the cards) or the motor is weak; "
+                              "calibrate again once it is mended")
+        return PartResult("feed", PASS, f"{FEED_CARDS} cards out, one every {took:.0f} ms "
+                          f"({expected:.0f} ms by {figures.split(' (')[0]})")
 
     def _check_output(self, part: str, device: object, question: str, hint: str
                       ) -> PartResult:

@@ -1,9 +1,10 @@
-"""``uno-attack launcher run``: the Pi as the toy's brain.
+"""``uno-attack launcher run``: the Pi (or any computer with a serial board) as the toy's brain.
 
-Each push of the big button picks a burst with the policy and ejects it, with light and
-sound; every press and its outcome is logged (to stderr, so to the journal under systemd).
-Ctrl-C and SIGTERM stop it cleanly: an eject in progress is stopped, the motor is off and
-every device is closed before it exits 0.
+Each push of the dispenser's big button picks a burst with the policy and ejects it, on
+the GPIO dispenser (with light and sound) or on a ULP/1 board; every press and its outcome
+is logged (to stderr, so to the journal under systemd). Ctrl-C and SIGTERM stop it
+cleanly: an eject in progress is stopped, the motor is off and every device is closed
+before it exits 0.
 
 With an emulated launcher there is no finger on a button, so presses come from stdin (each
 line pushes the emulated button) and, with ``--press-every S``, from a timer.
@@ -19,8 +20,9 @@ import sys
 import threading
 from types import FrameType
 
-from uno_attack.launcher import open_launcher
-from wiring.backend import GpioLauncher
+from sim_launcher.numbers import arg, parse_float, parse_int
+from uno_attack.errors import LauncherError
+from uno_attack.launcher import PolicyLauncher, open_launcher
 
 log = logging.getLogger("uno-attack.launcher")
 
@@ -33,14 +35,18 @@ def _parser() -> argparse.ArgumentParser:
         prog="uno-attack launcher run",
         description="Standalone launcher: each button push fires a burst chosen by the policy.")
     parser.add_argument("--launcher", default="gpio", metavar="SPEC",
-                        help="gpio (default) or gpio:emulated[,fault=F,scale=X]")
+                        help="gpio (default), gpio:emulated[,fault=F,scale=X], "
+                             "serial:PORT or serial:emulated")
     parser.add_argument("--policy", default="attack", metavar="NAME",
                         help="ejection policy: attack, gentle, brutal, fixed:N, or your own")
-    parser.add_argument("--pins", metavar="FILE", help="pin map (default: see docs)")
-    parser.add_argument("--seed", type=int, default=None, help="policy and emulation seed")
-    parser.add_argument("--press-every", type=float, metavar="S", default=None,
+    parser.add_argument("--pins", metavar="FILE", help="gpio: pin map (default: see docs)")
+    parser.add_argument("--seed", type=arg(parse_int), default=None,
+                        help="policy and emulation seed")
+    parser.add_argument("--press-every", type=arg(parse_float, low=0, low_open=True,
+                                                  high=86400),
+                        metavar="S", default=None,
                         help="emulated only: push the button every S seconds")
-    parser.add_argument("--presses", type=int, metavar="N", default=None,
+    parser.add_argument("--presses", type=arg(parse_int, low=1), metavar="N", default=None,
                         help="stop after N presses")
     parser.add_argument("-v", "--verbose", action="store_true", help="log the driver too")
     return parser
@@ -49,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
 class Daemon:
     """The press loop; presses and stop requests arrive on one queue."""
 
-    def __init__(self, launcher: GpioLauncher, *, presses: int | None = None) -> None:
+    def __init__(self, launcher: PolicyLauncher, *, presses: int | None = None) -> None:
         self.launcher = launcher
         self.limit = presses
         self.events: queue.Queue[str] = queue.Queue()
@@ -62,7 +68,7 @@ class Daemon:
         if not self.stopping.is_set():
             log.info("stopping: %s", reason)
         self.stopping.set()
-        self.launcher.gpio.stop()
+        self.launcher.stop()
         self.events.put(_STOP)
 
     def run(self) -> None:
@@ -87,20 +93,20 @@ class Daemon:
                      result.asked, result.status, detail)
 
 
-def _feed_presses(launcher: GpioLauncher, daemon: Daemon, every: float | None) -> None:
+def _feed_presses(launcher: PolicyLauncher, daemon: Daemon, every: float | None) -> None:
     """Emulated presses: a line on stdin, or a timer, pushes the emulated button."""
-    hardware = launcher.emulation
-    assert hardware is not None
+    world = launcher.world
+    assert world is not None
 
     def from_stdin() -> None:
         for _line in sys.stdin:
             if daemon.stopping.is_set():
                 return
-            hardware.push_button()
+            world.push_button()
 
     def from_timer(interval: float) -> None:
         while not daemon.stopping.wait(interval):
-            hardware.push_button()
+            world.push_button()
 
     threading.Thread(target=from_stdin, name="stdin-presses", daemon=True).start()
     if every is not None:
@@ -114,14 +120,20 @@ def main(argv: list[str]) -> int:
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
     if not args.verbose:
         logging.getLogger("wiring").setLevel(logging.WARNING)
+    if args.pins is not None and not args.launcher.startswith("gpio"):
+        raise LauncherError(f"--pins {args.pins}: a pin map is for a gpio launcher, not "
+                            f"{args.launcher!r}")
     launcher = open_launcher(args.launcher, seed=args.seed, policy=args.policy,
                              config=args.pins)
     try:
-        if not isinstance(launcher, GpioLauncher):
-            from uno_attack.errors import LauncherError
-
-            raise LauncherError(f"{args.launcher!r} is not a GPIO launcher (gpio, "
-                                "gpio:emulated)")
+        if not (isinstance(launcher, PolicyLauncher) and launcher.has_button):
+            raise LauncherError(f"{args.launcher!r} has no dispenser button: launcher run "
+                                "drives gpio, gpio:emulated, serial:PORT or serial:emulated")
+        if args.press_every is not None and launcher.world is None:
+            raise LauncherError(f"--press-every {args.press_every:g}: needs an emulated "
+                                "launcher (gpio:emulated, serial:emulated); a board emulated "
+                                "elsewhere presses its own button (firmware emulate "
+                                "--press-every)")
         daemon = Daemon(launcher, presses=args.presses)
 
         def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -132,10 +144,8 @@ def main(argv: list[str]) -> int:
         previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT,
                                                                    signal.SIGTERM)}
         try:
-            if launcher.emulation is not None:
+            if launcher.world is not None:
                 _feed_presses(launcher, daemon, args.press_every)
-            elif args.press_every is not None:
-                log.warning("--press-every only works with an emulated launcher")
             daemon.run()
         finally:
             for sig, handler in previous.items():

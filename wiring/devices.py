@@ -7,10 +7,8 @@ injectable ``pin_factory`` so the same code runs on a Pi (lgpio) and on ``MockFa
 
 from __future__ import annotations
 
-import math
-import time
-from collections.abc import Callable
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 from gpiozero import (
     LED,
@@ -63,16 +61,25 @@ class HBridgeMotor(CompositeDevice):
         return self.value != 0
 
     def forward(self, speed: float = 1.0) -> None:
+        """Turn forward at ``speed`` 0…1 (refused otherwise, as gpiozero's ``Motor`` does)."""
+        self._check(speed, "forward")
         self.pwm.off()
         self.in2.off()
         self.in1.on()
         self.pwm.value = speed
 
     def backward(self, speed: float = 1.0) -> None:
+        """Turn backward at ``speed`` 0…1."""
+        self._check(speed, "backward")
         self.pwm.off()
         self.in1.off()
         self.in2.on()
         self.pwm.value = speed
+
+    @staticmethod
+    def _check(speed: float, way: str) -> None:
+        if not 0 <= speed <= 1:  # also refuses nan
+            raise ValueError(f"{way} speed must be between 0 and 1, not {speed!r}")
 
     def stop(self) -> None:
         self.pwm.off()
@@ -92,44 +99,17 @@ class HBridgeMotor(CompositeDevice):
                 super().close()
 
 
-class Debouncer:
-    """One push per push of a bouncing switch, with no added delay.
-
-    A press counts at its first edge, provided the switch had rested released for
-    ``hold_s``; the chatter after a press or a release is never stable that long, so it
-    never counts. (gpiozero's mock pins ignore ``bounce_time``, and lgpio's debounce
-    delays the edge; this behaves the same on both.)
-    """
-
-    def __init__(self, hold_s: float, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.hold_s = hold_s
-        self.clock = clock
-        self._pressed = False
-        self._released_at: float | None = -math.inf
-
-    def edge(self, pressed: bool) -> bool:
-        """Feed one raw edge; True when it is a new push."""
-        now = self.clock()
-        if not pressed:
-            self._released_at = now
-            return False
-        rested = self._released_at is not None and now - self._released_at >= self.hold_s
-        self._released_at = None
-        if rested or not self._pressed:
-            self._pressed = True
-            return True
-        return False
-
-
 class DispenserDevices:
     """Every gpiozero device of one dispenser; optional parts are ``None`` when unwired.
 
     Built all or nothing: if one device cannot be opened, the ones already open are
-    closed again (motor stopped first) before the error goes on.
+    closed again (motor stopped first) before the error goes on. Like the devices it
+    holds, it has an idempotent :meth:`close`, :attr:`closed`, and ``with`` support.
     """
 
     def __init__(self, pin_map: PinMap, *, pin_factory: Any = None) -> None:
         self.pin_map = pin_map
+        self._closed = False
         self.motor: HBridgeMotor | None = None
         self.button: Button | None = None
         self.beam: DigitalInputDevice | None = None
@@ -154,10 +134,29 @@ class DispenserDevices:
         except BaseException:
             self.close()
             raise
+        self.pin_factory = self.motor.pin_factory
+
+    def ticks_ms(self) -> float:
+        """The pins' clock in ms: the pin factory's ticks (the emulated world's, emulated)."""
+        return float(self.pin_factory.ticks()) * 1000.0
 
     def close(self) -> None:
-        """Motor first, then everything else; safe to call twice."""
+        """Motor first (stopped before its pins are let go), then everything else."""
+        if self._closed:
+            return
+        self._closed = True
         for device in (self.motor, self.button, self.beam, self.led, self.buzzer,
                        self.hopper_empty):
             if device is not None:
                 device.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()

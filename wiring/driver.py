@@ -1,183 +1,192 @@
-"""The closed loop that ejects cards: motor on, count the beam, stop.
+"""The GPIO closed loop that ejects cards: the dispenser's own loop, on gpiozero's pins.
 
-It runs the motor until the beam has seen the cards asked for, and stops early, saying
-why, on a jam (``jam_ms`` with no card; first a short reverse pulse to free it), an empty
-hopper (the sensor) or ``max_ms``. It reports what the beam counted, never what was asked.
-The motor is stopped in a ``finally`` on every way out of an eject, by the beam callback
-the instant the last card clears the beam, by :meth:`GpioEjector.close`, and by a
-watchdog timer at ``max_ms`` that does not depend on the eject loop running at all.
+The loop itself is :class:`sim_launcher.dispenser.Eject`, the very one the board's
+firmware runs: motor on, count the beam, stop at the count, and on a jam (no card for
+``jam_ms``) a reverse pulse and a new try before giving up; it stops early, saying why,
+on an empty hopper (the sensor) or ``max_ms``, and reports what the beam counted, never
+what was asked. This module feeds it the beam's edges (from gpiozero's callbacks, which
+also stop the motor the instant the last card clears) and the time, from the pin
+factory's clock (the emulated world's own on emulated pins).
+
+The motor is stopped in a ``finally`` on every way out of an eject, by :meth:`close`, and
+by a watchdog timer at ``max_ms`` that does not depend on the eject loop running at all.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
-from dataclasses import dataclass, field
 
+from sim_launcher.dispenser import Eject
 from uno_attack.launcher import EjectResult, EjectStatus
 from wiring.devices import DispenserDevices
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class _Run:
-    """One eject in progress, shared with the beam callback."""
-
-    asked: int
-    counted: int = 0
-    reversing: bool = False          # a card leaving the beam backwards is no card out
-    finished: bool = False
-    last_card: float = 0.0
-    changed: threading.Event = field(default_factory=threading.Event)
-
-
 class GpioEjector:
     """The :class:`~uno_attack.launcher.Ejector` of a GPIO dispenser.
 
-    ``time_scale`` divides every duration of the pin map (1 on real hardware; the
-    emulated hardware runs its world that many times faster than real time).
+    ``time_scale`` is how much faster than real time the pins' clock runs (1 on a Pi; the
+    emulated world's scale on emulated pins): only real waits are divided by it.
+    ``trace`` holds the beam's edges of the last eject, (ms since the motor was switched
+    on, blocked), for ``wiring check`` and ``wiring calibrate``.
     """
 
     def __init__(self, devices: DispenserDevices, *, time_scale: float = 1.0) -> None:
         self.devices = devices
-        self.pin_map = devices.pin_map
+        self.settings = devices.pin_map.settings
         self.time_scale = time_scale
-        self.stray_cards = 0   # cards the beam saw while no eject was running
-        self._run: _Run | None = None
+        self.trace: list[tuple[float, bool]] = []
+        self._job: Eject | None = None
+        self._started = 0.0
         self._closed = False
+        self._overrun = False          # the watchdog stopped the motor: it stays off
+        self._driven = 0.0             # the duty the motor was last set to
         self._stop_request = threading.Event()
-        self._lock = threading.Lock()
+        self._changed = threading.Event()
+        self._lock = threading.Lock()      # one eject at a time
+        self._state = threading.Lock()     # the running job, shared with the callbacks
+        self._motor_lock = threading.Lock()  # the motor, shared with the watchdog
         assert devices.beam is not None
-        devices.beam.when_deactivated = self._beam_cleared
+        devices.beam.when_activated = lambda: self._beam(True)
+        devices.beam.when_deactivated = lambda: self._beam(False)
         if devices.hopper_empty is not None:
-            devices.hopper_empty.when_activated = self._wake
+            devices.hopper_empty.when_activated = self._changed.set
 
     def seconds(self, ms: float) -> float:
         """Real seconds for ``ms`` of dispenser time."""
         return ms / 1000.0 / self.time_scale
 
     # -- the closed loop --------------------------------------------------------------
-    def eject(self, count: int, *, available: int | None = None) -> EjectResult:
-        """Run the motor until ``count`` cards have passed the beam, or a reason to stop."""
+    def eject(self, count: int, *, available: int | None = None,
+              duty: float | None = None) -> EjectResult:
+        """Run the motor (at ``duty``, else the pin map's) until ``count`` cards have
+        passed the beam, or a reason to stop."""
         with self._lock:
             if self._closed:
                 return EjectResult(0, EjectStatus.STOPPED, "the launcher is closed")
             self._stop_request.clear()
-            if self._hopper_says_empty():
-                return EjectResult(0, EjectStatus.EMPTY, "the hopper sensor says empty")
-            run = _Run(asked=count)
+            now = self.devices.ticks_ms()
+            beam = self.devices.beam
+            assert beam is not None
+            empty = self._hopper_says_empty()
+            with self._state:
+                job = Eject(self.settings, count, self.settings.max_ms, now, duty=duty,
+                            beam_blocked=bool(beam.is_active), hopper_empty=empty)
+                self._job, self.trace = job, []
+                self._overrun = False
             # a second line of defence: even if this thread stalls (a hung read, a stuck
             # callback), the motor stops at max_ms
-            watchdog = threading.Timer(self.seconds(self.pin_map.timing.max_ms),
-                                       self._watchdog, args=(run,))
+            watchdog = threading.Timer(self.seconds(self.settings.max_ms), self._watchdog,
+                                       args=(job,))
             watchdog.daemon = True
             try:
-                self._run = run
+                with self._state:
+                    self._drive(job)
+                self._started = self.devices.ticks_ms()  # the trace's zero: the motor is on
                 watchdog.start()
-                status, detail = self._drive(run)
+                self._run(job)
             finally:
                 watchdog.cancel()
-                self._motor_stop(run)
-                self._run = None
-            log.debug("eject %d: %d counted, %s %s", count, run.counted, status, detail)
-            return EjectResult(run.counted, status, detail)
+                with self._state:
+                    self._job = None
+                self._motor(0.0)
+            status, detail = self._outcome(job)
+            log.debug("eject %d: %d counted, %s %s", count, job.count, status, detail)
+            return EjectResult(job.count, status, detail)
 
     def stop(self) -> None:
         """Stop an eject in progress (from another thread); it reports ``stopped``."""
         self._stop_request.set()
-        run = self._run
-        if run is not None:
-            self._motor_stop(run)
-            run.changed.set()
+        self._changed.set()
+        now = self.devices.ticks_ms()   # before the lock: a callback holding it may need time
+        with self._state:
+            job = self._job
+            if job is not None:
+                job.stop(now)
+                self._drive(job)
 
-    def _drive(self, run: _Run) -> tuple[EjectStatus, str]:
-        motor, timing = self.pin_map.motor, self.pin_map.timing
-        started = time.monotonic()
-        deadline = started + self.seconds(timing.max_ms)
-        run.last_card = started
-        self._motor_forward(run, motor.duty)
-        reverses = motor.reverse_tries if motor.reverse_ms > 0 else 0
+    def _run(self, job: Eject) -> None:
+        """Poll the loop at its deadlines (the callbacks wake it) until its count is final."""
         while True:
-            if run.counted >= run.asked:
-                return EjectStatus.OK, ""
-            if self._stop_request.is_set():
-                return EjectStatus.STOPPED, "stopped on request"
-            if self._hopper_says_empty():
-                return EjectStatus.EMPTY, "the hopper sensor says empty"
-            now = time.monotonic()
-            if now >= deadline:
-                return EjectStatus.TIMEOUT, f"max_ms ({timing.max_ms:g} ms) ran out"
-            jam_at = run.last_card + self.seconds(timing.jam_ms)
-            if now >= jam_at:
-                if reverses == 0:
-                    return EjectStatus.JAM, (f"no card through the beam for "
-                                             f"{timing.jam_ms:g} ms: jammed or empty")
-                reverses -= 1
-                self._reverse_pulse(run, deadline)
-                run.last_card = time.monotonic()
-                continue
-            run.changed.wait(min(deadline, jam_at) - now)
-            run.changed.clear()
+            self._changed.clear()
+            now = self.devices.ticks_ms()   # not under the lock: a callback may need it
+            empty = self._hopper_says_empty()
+            with self._state:
+                if self._stop_request.is_set():
+                    job.stop(now)
+                job.poll(now, empty)
+                self._drive(job)
+                if job.finished:
+                    return
+                wait = job.wait_ms(now)
+            self._changed.wait(self.seconds(wait) if wait is not None else None)
 
-    def _watchdog(self, run: _Run) -> None:
+    def _outcome(self, job: Eject) -> tuple[EjectStatus, str]:
+        settings = self.settings
+        status = EjectStatus(job.status)
+        detail = {
+            EjectStatus.OK: "",
+            EjectStatus.JAM: f"no card through the beam for {settings.jam_ms:g} ms, after "
+                             f"{settings.reverse_tries} reverse pulse(s): jammed or empty",
+            EjectStatus.EMPTY: "the hopper sensor says empty",
+            EjectStatus.TIMEOUT: f"max_ms ({settings.max_ms:g} ms) ran out",
+            EjectStatus.STOPPED: "stopped on request",
+        }.get(status, "")
+        return status, detail
+
+    def _beam(self, blocked: bool) -> None:
+        """The beam changed (called from the pin's thread)."""
+        now = self.devices.ticks_ms()
+        with self._state:
+            job = self._job
+            if job is None:
+                if not blocked:
+                    log.info("the beam cleared while no eject was running (a finger, or a "
+                             "card the roller pushed back)")
+                return
+            self.trace.append((now - self._started, blocked))
+            if job.beam(now, blocked):
+                log.debug("card %d out", job.count)
+            self._drive(job)
+        self._changed.set()
+
+    def _watchdog(self, job: Eject) -> None:
         """``max_ms`` is up: the motor goes off, and stays off for the rest of this eject."""
-        if self._run is run:
-            run.finished = True
-            self._motor_stop(run)
+        if self._job is job:
+            with self._motor_lock:
+                self._overrun = True
+                self._set(0.0)
             log.warning("watchdog: motor stopped at max_ms")
-            run.changed.set()
-
-    def _reverse_pulse(self, run: _Run, deadline: float) -> None:
-        motor = self.pin_map.motor
-        log.info("no card for %g ms: reverse pulse of %g ms", self.pin_map.timing.jam_ms,
-                 motor.reverse_ms)
-        self._motor_stop(run)
-        run.reversing = True
-        assert self.devices.motor is not None
-        if run.finished:
-            return
-        try:
-            self.devices.motor.backward(motor.reverse_duty)
-            pulse_end = min(time.monotonic() + self.seconds(motor.reverse_ms), deadline)
-            self._stop_request.wait(max(pulse_end - time.monotonic(), 0.0))
-            self._motor_stop(run)
-        finally:
-            run.reversing = False
-        if not self._stop_request.is_set() and time.monotonic() < deadline:
-            self._motor_forward(run, motor.duty)
+            self._changed.set()
 
     # -- the motor and the sensors ----------------------------------------------------
-    def _motor_forward(self, run: _Run, duty: float) -> None:
-        if run.finished:
+    def _drive(self, job: Eject) -> None:
+        """Set the motor to what the loop wants (called with the job's lock held)."""
+        self._motor(job.duty)
+
+    def _motor(self, duty: float) -> None:
+        with self._motor_lock:
+            if self._overrun or self._closed:
+                duty = 0.0
+            if duty != self._driven:
+                self._set(duty)
+
+    def _set(self, duty: float) -> None:
+        motor = self.devices.motor
+        self._driven = duty
+        if motor is None or motor.closed:
             return
-        assert self.devices.motor is not None
-        self.devices.motor.forward(duty)
-        log.debug("motor forward at duty %.2f", duty)
-
-    def _motor_stop(self, run: _Run | None) -> None:
-        if self.devices.motor is not None and not self.devices.motor.closed:
-            self.devices.motor.stop()
-
-    def _beam_cleared(self) -> None:
-        """A card has passed the beam (called from the pin's thread)."""
-        run = self._run
-        if run is None or run.reversing:
-            self.stray_cards += 1
-            log.warning("a card passed the beam while no eject was running")
-            return
-        run.counted += 1
-        run.last_card = time.monotonic()
-        if run.counted >= run.asked:
-            run.finished = True
-            self._motor_stop(run)
-        run.changed.set()
-
-    def _wake(self) -> None:
-        run = self._run
-        if run is not None:
-            run.changed.set()
+        if duty > 0:
+            motor.forward(duty)
+            log.debug("motor forward at duty %.2f", duty)
+        elif duty < 0:
+            motor.backward(-duty)
+            log.debug("motor backward at duty %.2f, to free a jam", -duty)
+        else:
+            motor.stop()
+            log.debug("motor stopped")
 
     def _hopper_says_empty(self) -> bool:
         sensor = self.devices.hopper_empty
@@ -187,6 +196,8 @@ class GpioEjector:
         """Stop the motor and release every device; safe to call twice, from any thread."""
         if self._closed:
             return
-        self._closed = True
         self.stop()
+        with self._motor_lock:
+            self._closed = True
+            self._set(0.0)
         self.devices.close()

@@ -1,43 +1,35 @@
-"""Emulated hardware: the real GPIO driver on gpiozero's MockFactory, in a simulated world.
+"""Emulated hardware: the real GPIO driver on gpiozero's MockFactory, in the emulated world.
 
-The physical model of ``sim_launcher.physical`` watches the motor pins (every change of
-IN1, IN2 or PWM sets its motor at that moment of model time) and drives the beam and
-hopper-sensor pins; an emulated person pushes the button and puts a finger in the beam.
-The world runs ``time_scale`` times faster than real time, and the driver's timings are
-scaled to match, so a test sees in milliseconds what takes seconds on the bench.
+The pins are the GPIO driver's view of :class:`sim_launcher.world.DispenserWorld`: every
+change of IN1, IN2 or PWM sets the world's motor at that moment of model time, the LED
+and buzzer pins drive the world's LED and buzzer (which may be broken), and after every
+step of the world the beam, hopper-switch and button pins follow it. The world runs
+``time_scale`` times faster than real time, and the pin factory's clock is the world's,
+so a test sees in milliseconds what takes seconds on the bench.
 
-Faults (``gpio:emulated,fault=NAME``): ``jam`` (a card stuck for good), ``empty`` (no
-cards, never reloaded), ``beam-stuck`` (the receiver reads blocked all the time, as when
-misaligned), ``button-dead`` (pushes never reach the pin), ``motor-dead`` (the roller never
-turns), ``bouncy-button`` (each push and release chatters).
-
-The hopper: when the game says how many cards are inside (``available``), the emulated
-hopper holds exactly that many (the players load the reshuffled pile back in); otherwise
-it is reloaded to full whenever it runs dry, so a long standalone session never starves
-(except with the ``empty`` fault).
+Faults (``gpio:emulated,fault=NAME``) are the world's: :data:`sim_launcher.world.FAULTS`.
 """
 
 from __future__ import annotations
 
-import logging
 from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from sim_launcher.physical import DispenserModel, DispenserParams, ModelRunner
+from sim_launcher.physical import DispenserParams
+from sim_launcher.world import FAULTS, DispenserWorld, WorldRunner
 from uno_attack.launcher import EjectResult
 from wiring.devices import DispenserDevices
 from wiring.driver import GpioEjector
 from wiring.pinmap import PinMap
 
-log = logging.getLogger(__name__)
-
-FAULTS = ("jam", "empty", "beam-stuck", "button-dead", "motor-dead", "bouncy-button")
 DEFAULT_TIME_SCALE = 10.0
-BOUNCES = 4         # extra edge pairs of a bouncy push or release
-RELEASE_MS = 120.0  # the least rest between two pushes of the emulated finger
+MOTOR_ROLES = ("motor_in1", "motor_in2", "motor_pwm")
+
+__all__ = ["DEFAULT_TIME_SCALE", "FAULTS", "EmulatedEjector", "EmulatedHardware",
+           "open_emulated"]
 
 
 class EmulatedPin(MockPWMPin):
@@ -61,46 +53,44 @@ class EmulatedPin(MockPWMPin):
         return changed
 
 
+class EmulatedFactory(MockFactory):
+    """Mock pins whose clock is the emulated world's (seconds of model time)."""
+
+    def __init__(self, world: DispenserWorld) -> None:
+        super().__init__(pin_class=EmulatedPin)
+        self.world = world
+
+    def ticks(self) -> float:  # type: ignore[override]
+        return self.world.now_ms() / 1000.0
+
+    def ticks_diff(self, later: float, earlier: float) -> float:  # type: ignore[override]
+        return later - earlier
+
+
 class EmulatedHardware:
-    """The world around the emulated pins: dispenser model, runner, person, faults."""
+    """The emulated world behind the pins of one pin map, and the thread that runs it."""
 
     def __init__(self, pin_map: PinMap, *, faults: Iterable[str] = (),
                  time_scale: float = DEFAULT_TIME_SCALE, seed: int | None = None,
                  params: DispenserParams | None = None) -> None:
-        self.faults = frozenset(faults)
-        unknown = sorted(self.faults - set(FAULTS))
-        if unknown:
-            raise ValueError(f"unknown fault {unknown[0]!r} (faults: {', '.join(FAULTS)})")
-        self.pin_map = pin_map
-        self.factory = MockFactory(pin_class=EmulatedPin)
         if params is None:
             params = DispenserParams(hopper_sensor="hopper_empty" in pin_map.pins)
-        self.model = DispenserModel(params, seed=seed)
-        self.runner = ModelRunner(self.model, time_scale=time_scale,
-                                  on_change=self._drive_inputs)
+        self.pin_map = pin_map
+        self.world = DispenserWorld(params, faults=faults, seed=seed, time_scale=time_scale)
+        self.factory = EmulatedFactory(self.world)
+        self.runner = WorldRunner(self.world, on_step=self._drive_inputs)
         self.pins: dict[str, EmulatedPin] = {
             role: self.factory.pin(bcm) for role, bcm in pin_map.pins.items()}
-        self.refill = "empty" not in self.faults
-        self._button_free_at = 0.0
-        if "jam" in self.faults:
-            self.model.force_jam(stuck=True)
-        if "empty" in self.faults:
-            self.model.hopper = 0
-        if "beam-stuck" in self.faults:
-            self.model.beam_stuck = True
-        if "motor-dead" in self.faults:
-            self.model.motor_dead = True
-
-    @property
-    def time_scale(self) -> float:
-        return self.runner.time_scale
 
     def attach(self) -> None:
         """Start the world once the driver's devices own the pins."""
-        for role in ("motor_in1", "motor_in2", "motor_pwm"):
+        for role in MOTOR_ROLES:
             self.pins[role].listener = self._motor_changed
-        with self.runner.lock:
-            self._drive_inputs()
+        if "led" in self.pins:
+            self.pins["led"].listener = lambda: self.world.drive_led(self._high("led"))
+        if "buzzer" in self.pins:
+            self.pins["buzzer"].listener = lambda: self.world.drive_buzzer(self._high("buzzer"))
+        self._drive_inputs()
         self.runner.start()
 
     def close(self) -> None:
@@ -108,15 +98,19 @@ class EmulatedHardware:
         for pin in self.pins.values():
             pin.listener = None
 
-    # -- the model watching the motor pins, and driving the inputs --------------------
+    def _high(self, role: str) -> bool:
+        return bool(self.pins[role].state)
+
+    # -- the world watching the motor pins, and driving the inputs --------------------
     def _motor_changed(self) -> None:
-        way = int(bool(self.pins["motor_in1"].state)) - int(bool(self.pins["motor_in2"].state))
-        self.runner.set_motor(way * float(self.pins["motor_pwm"].state))
+        way = int(self._high("motor_in1")) - int(self._high("motor_in2"))
+        self.world.set_motor(way * float(self.pins["motor_pwm"].state))
 
     def _drive_inputs(self) -> None:
-        self._drive("beam", low=self.model.beam_blocked)
+        self._drive("beam", low=self.world.model.beam_blocked)
+        self._drive("button", low=self.world.button_down)
         if "hopper_empty" in self.pins:
-            self._drive("hopper_empty", low=bool(self.model.hopper_empty))
+            self._drive("hopper_empty", low=bool(self.world.model.hopper_empty))
 
     def _drive(self, role: str, *, low: bool) -> None:
         pin = self.pins[role]
@@ -127,76 +121,22 @@ class EmulatedHardware:
         else:
             pin.drive_high()
 
-    # -- the emulated person ------------------------------------------------------------
-    def push_button(self, *, hold_ms: float = 80.0, delay_ms: float = 0.0) -> None:
-        """Push the big button for ``hold_ms`` of model time (``delay_ms`` from now)."""
-        if "button-dead" in self.faults:
-            return
-        pin = self.pins["button"]
-        chatter = BOUNCES if "bouncy-button" in self.faults else 0
-
-        def down() -> None:
-            if pin.function == "input":
-                pin.drive_low()
-                for _ in range(chatter):
-                    pin.drive_high()
-                    pin.drive_low()
-
-        def up() -> None:
-            if pin.function == "input":
-                pin.drive_high()
-                for _ in range(chatter):
-                    pin.drive_low()
-                    pin.drive_high()
-
-        with self.runner.lock:  # pushes queue up: a finger cannot push twice at once
-            now = max(self.runner.model_time_now(), self.model.now_ms)
-            delay_ms = max(delay_ms, self._button_free_at - now)
-            self._button_free_at = now + delay_ms + hold_ms + RELEASE_MS
-            self.runner.schedule(delay_ms, down)
-            self.runner.schedule(delay_ms + hold_ms, up)
-
-    def block_beam(self, blocked: bool) -> None:
-        """Put a finger in the beam (or take it out)."""
-        with self.runner.lock:
-            self.runner.sync()
-            self.model.finger_in_beam = blocked
-            self._drive_inputs()
-
-    def load(self, available: int | None) -> None:
-        """Before an eject: the hopper holds what the game says, or is reloaded when dry."""
-        with self.runner.lock:
-            self.runner.sync()
-            if not self.refill:
-                return
-            if available is not None:
-                self.model.refill(available)
-            elif self.model.hopper == 0:
-                log.info("emulated hopper ran dry: reloaded with %d cards",
-                         self.model.params.hopper)
-                self.model.refill()
-            self._drive_inputs()
-
-    def saw(self, role: str, *, since: float, state: float | None = None) -> bool:
-        """Did the driver set ``role``'s output (to ``state``, if given) after ``since``?"""
-        return any(t >= since and (state is None or value == state)
-                   for t, value in list(self.pins[role].events))
-
-    def wait_idle(self, timeout: float = 5.0) -> bool:
-        """Wait until every scheduled action of the person has happened."""
-        return self.runner.wait_idle(timeout)
-
 
 class EmulatedEjector(GpioEjector):
-    """The real closed loop, with the emulated hopper loaded before each eject."""
+    """The real closed loop, with the emulated hopper loaded before each eject and topped
+    up after it, as a person at the table would."""
 
     def __init__(self, devices: DispenserDevices, hardware: EmulatedHardware) -> None:
-        super().__init__(devices, time_scale=hardware.time_scale)
+        super().__init__(devices, time_scale=hardware.world.time_scale)
         self.hardware = hardware
 
-    def eject(self, count: int, *, available: int | None = None) -> EjectResult:
-        self.hardware.load(available)
-        return super().eject(count, available=available)
+    def eject(self, count: int, *, available: int | None = None,
+              duty: float | None = None) -> EjectResult:
+        self.hardware.world.load(available)
+        try:
+            return super().eject(count, available=available, duty=duty)
+        finally:
+            self.hardware.world.eject_ended()
 
     def close(self) -> None:
         try:

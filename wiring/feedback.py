@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from gpiozero import LED, Buzzer
 
+from sim_launcher.dispenser import FIRE_BEEP_MS
+
 
 class Feedback:
     """Drives the optional LED and buzzer from the launcher's tension."""
@@ -26,7 +28,7 @@ class Feedback:
         if self.led is not None:
             self.led.on()
         if self.buzzer is not None:
-            self.buzzer.beep(on_time=self._s(300), off_time=self._s(10), n=1)
+            self.buzzer.beep(on_time=self._s(FIRE_BEEP_MS), off_time=self._s(10), n=1)
 
     def tension(self, empty_presses: int) -> None:
         """After a press: blink and beep faster the longer nothing has fired."""

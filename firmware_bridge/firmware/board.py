@@ -4,65 +4,79 @@ It talks to hardware only through a :class:`hal.Hal` and to time only through
 ``hal.ticks_ms()``, so the very same code runs on a Pico (``pico.py``) and in the emulator.
 The board is small and safe on its own (Klipper's habit): it bounds the motor by the
 request's ``max_ms`` and by its own limit, whatever the host does; the host does the
-thinking. Each command is declared right beside its handler, with its protocol line.
+thinking.
+
+This file is the protocol's table (Klipper's habit): each request is declared right
+beside its handler, ``@command("EJECT id count# max_ms#", replies="OK CARD DONE")``, and
+every line the board sends is declared once below, ``DONE = ulp.reply(...)``. The codec,
+the host's builders and its dispatch all read these declarations (see ``ulp``).
 """
 
-from . import ulp
+from . import dispenser, ulp
 
 FW_VERSION = "1.0.0"
-CARDS = 12            # the most cards one EJECT may ask for
-MAX_MS = 10000        # the longest one EJECT may run
+CARDS = dispenser.CARDS    # the most cards one EJECT may ask for
+MAX_MS = dispenser.MAX_MS  # the longest one EJECT may run
 MOTOR_MAX_MS = 2000   # the longest MOTOR run (wiring tests)
-LIMIT_MS = 10500      # the board's own limit on a motor run, past any request
-JAM_MS = 1000         # no card for this long while the motor runs: a jam (or empty hopper)
-SETTLE_MS = 25        # the beam must be clear this long before a count is final
-SETTLE_MAX_MS = 500   # give up waiting for a clear beam after this long
-DEBOUNCE_MS = 15      # the button must be stable this long
+LIMIT_MS = MAX_MS + 500   # the board's own limit on a motor run, past any request
 BEAM_FILTER_MS = 2    # the beam must be stable this long (ignores glitches)
 SENSOR_MS = 500       # the beam blocked this long while idle: FAULT sensor
 MEMORY = 8            # EJECT/MOTOR ids remembered per session
-EJECT_DUTY = 100      # motor duty for an eject, percent
-UNJAM_MS = 80         # after a jam, run the roller backwards this long to free the card
 MAX_LINE = ulp.MAX_PAYLOAD + 5
+
+ERROR_CODES = ("crc", "verb", "args", "range", "busy")
+
+# -- what the board sends: replies carry the request's id, events none -------------------
+HELLO = ulp.reply("HELLO id protocol boot= fw= cards=# max_ms=#")
+OK = ulp.reply("OK id")
+CARD = ulp.reply("CARD id n#")
+DONE = ulp.reply("DONE id ejected# status", status=dispenser.STATUSES)
+STATUS = ulp.reply("STATUS id motor=# beam=# button=# presses=# ejecting=%")
+PONG = ulp.reply("PONG id")
+ERR = ulp.reply("ERR id% code", code=ERROR_CODES)
+BOOT = ulp.event("BOOT boot=")
+PRESS = ulp.event("PRESS n#")
+FAULT = ulp.event("FAULT code")
 
 COMMANDS = {}
 
 
-def command(verb):
-    """Declare the handler of one request verb (the table is the protocol)."""
+def command(text, replies):
+    """Declare a request (its protocol line and the verbs that answer it) and its handler."""
+    fmt = ulp.request(text, replies)
+
     def register(handler):
-        COMMANDS[verb] = handler
+        COMMANDS[fmt.verb] = handler
         return handler
     return register
 
 
-class Job:
-    """A running EJECT or MOTOR: what it asked, what the beam counted, how it ends."""
+class Job(dispenser.Eject):
+    """A running EJECT or MOTOR: the dispenser's closed loop, and the request it answers."""
 
-    def __init__(self, verb, rid, epoch, started, want, max_ms, duty):
+    def __init__(self, verb, rid, epoch, settings, want, max_ms, now, duty, beam, hopper,
+                 ticks_diff):
+        super().__init__(settings, want, max_ms, now, duty=duty, beam_blocked=beam,
+                         hopper_empty=hopper, ticks_diff=ticks_diff)
         self.verb = verb
         self.rid = rid
         self.epoch = epoch        # the session it belongs to: its DONE is stored only there
-        self.started = started
-        self.last_card = started
-        self.want = want          # cards to eject (None for MOTOR)
-        self.max_ms = max_ms
-        self.duty = duty
-        self.count = 0
-        self.status = None        # set when the motor stops: the job then settles
-        self.stopped_at = started
-        self.unjam_ms = None      # reversing this long after a jam (from stopped_at)
 
 
 class Firmware:
-    """One power-up of the board. ``poll()`` is one pass of the main loop."""
+    """One power-up of the board. ``poll()`` is one pass of the main loop.
 
-    def __init__(self, hal, jam_ms=JAM_MS, limit_ms=LIMIT_MS, duty=EJECT_DUTY):
+    ``settings`` (a :class:`dispenser.Settings`) are the board's own dispenser timings;
+    change them in ``pico.py`` to fit a machine.
+    """
+
+    def __init__(self, hal, settings=None, limit_ms=LIMIT_MS):
         self.hal = hal
-        self.jam_ms = jam_ms
+        self.settings = settings if settings is not None else dispenser.Settings()
         self.limit_ms = limit_ms
-        self.duty = duty
         hal.set_motor(0)
+        hal.set_led(False)
+        hal.set_buzzer(False)
         self.motor_on = False
         self.motor_duty = 0
         self.motor_since = 0
@@ -75,19 +89,21 @@ class Firmware:
         self.rx = bytearray()
         self.rx_overflow = False
         now = hal.ticks_ms()
-        self.button_raw = self.button = False
-        self.button_since = now
+        self.button = False
+        self.debouncer = dispenser.Debouncer(self.settings.debounce_ms, hal.ticks_diff)
         blocked = bool(hal.beam_blocked())
         self.beam_raw = self.beam = blocked
         self.beam_since = now
         self.beam_changed = now
         self.sensor_fault = False
+        self.beep_since = None    # the buzzer sounds since this tick
         self.starts = 0           # EJECT/MOTOR jobs started (for the emulator's books)
-        self.send(ulp.boot_event(self.boot))
+        self.send(BOOT, self.boot)
 
     # -- output ---------------------------------------------------------------------------
-    def send(self, payload):
-        self.hal.write(ulp.frame(payload))
+    def send(self, message, *values):
+        """Send one declared ``message`` with its values."""
+        self.hal.write(ulp.frame(message.build(*values)))
 
     # -- main loop ------------------------------------------------------------------------
     def poll(self):
@@ -100,34 +116,35 @@ class Firmware:
         self._sample_beam(now)
         if self.job is not None:
             self._run_job(now)
+        if self.beep_since is not None \
+                and self.hal.ticks_diff(now, self.beep_since) >= dispenser.FIRE_BEEP_MS:
+            self.beep_since = None
+            self.hal.set_buzzer(False)
         self._check_limit(now)
         self._check_sensor(now)
 
     def motor_deadline(self):
         """The tick by which a timer of the firmware may have to switch the motor, or None.
 
-        A job's ``max_ms``, its jam time, the end of an unjam pulse and the board's own
-        limit. The emulator steps its model exactly to it, so that the motor is switched
-        off at that very tick (on a board the main loop polls much faster than a tick).
+        The job's own timers (``max_ms``, its jam time, the end of a reverse pulse) and
+        the board's own limit. The emulator steps its model exactly to it, so that the
+        motor is switched at that very tick (on a board the main loop polls much faster
+        than a tick).
         """
+        now = self.hal.ticks_ms()
         ticks = []
         if self.motor_on:
             ticks.append(self.motor_since + self.limit_ms)
         job = self.job
-        if job is not None:
-            if job.status is None:
-                ticks.append(job.started + job.max_ms)
-                if job.verb == "EJECT":
-                    ticks.append(job.last_card + self.jam_ms)
-            if job.unjam_ms is not None:
-                ticks.append(job.stopped_at + job.unjam_ms)
+        if job is not None and job.status is None:
+            ticks.append(now + job.wait_ms(now))
         return min(ticks) if ticks else None
 
     @property
     def busy(self):
-        """True while a timer is running (a job, a bouncing input): poll often."""
-        return (self.job is not None or self.motor_on or self.button_raw != self.button
-                or self.beam_raw != self.beam)
+        """True while a timer is running (a job, a filtered input, a beep): poll often."""
+        return (self.job is not None or self.motor_on or self.beam_raw != self.beam
+                or self.beep_since is not None)
 
     # -- link -----------------------------------------------------------------------------
     def feed(self, data):
@@ -139,7 +156,7 @@ class Firmware:
                 self.rx = bytearray()
                 self.rx_overflow = False
                 if overflow:
-                    self.send(ulp.err(None, "crc"))
+                    self.send(ERR, None, "crc")
                 else:
                     self.handle_line(line)
             elif len(self.rx) >= MAX_LINE + 1:
@@ -151,82 +168,78 @@ class Firmware:
         try:
             payload = ulp.unframe(line)
         except ulp.ProtocolError:
-            self.send(ulp.err(None, "crc"))
+            self.send(ERR, None, "crc")
             return
         if payload is None:
             return
         try:
             msg = ulp.parse_request(payload)
         except ulp.ProtocolError as exc:
-            self.send(ulp.err(exc.rid, exc.code))
+            self.send(ERR, exc.rid, exc.code)
             return
         COMMANDS[msg.verb](self, msg)
 
     # -- commands -------------------------------------------------------------------------
-    @command("HELLO")  # HELLO id session=X -> HELLO id ULP/1 boot= fw= cards= max_ms=
+    @command("HELLO id session=", replies="HELLO")
     def cmd_hello(self, msg):
         session = msg.fields["session"]
         if session != self.session:
             self.session = session
             self.epoch += 1
             self.memory = []
-        self.send(ulp.hello_reply(msg.rid, self.boot, FW_VERSION, CARDS, MAX_MS))
+        self.send(HELLO, msg.rid, ulp.VERSION, self.boot, FW_VERSION, CARDS, MAX_MS)
 
-    @command("EJECT")  # EJECT id count max_ms -> OK id; CARD id n ...; DONE id ejected status
+    @command("EJECT id count# max_ms#", replies="OK CARD DONE")
     def cmd_eject(self, msg):
-        if self._repeat(msg.rid):
-            return
         count, max_ms = msg.fields["count"], msg.fields["max_ms"]
-        if self.job is not None:
-            self.send(ulp.err(msg.rid, "busy"))
-        elif not (1 <= count <= CARDS and 1 <= max_ms <= MAX_MS):
-            self.send(ulp.err(msg.rid, "range"))
-        else:
-            self._start("EJECT", msg.rid, count, max_ms, self.duty)
+        self._job_request(msg, 1 <= count <= CARDS and 1 <= max_ms <= MAX_MS,
+                          count, max_ms, None)
 
-    @command("MOTOR")  # MOTOR id duty ms -> OK id; DONE id ejected ok
+    @command("MOTOR id duty# ms#", replies="OK CARD DONE")
     def cmd_motor(self, msg):
-        if self._repeat(msg.rid):
-            return
         duty, ms = msg.fields["duty"], msg.fields["ms"]
-        if self.job is not None:
-            self.send(ulp.err(msg.rid, "busy"))
-        elif not (-100 <= duty <= 100 and 1 <= ms <= MOTOR_MAX_MS):
-            self.send(ulp.err(msg.rid, "range"))
-        else:
-            self._start("MOTOR", msg.rid, None, ms, duty)
+        self._job_request(msg, -100 <= duty <= 100 and 1 <= ms <= MOTOR_MAX_MS,
+                          None, ms, duty / 100)
 
-    @command("STOP")  # STOP id -> OK id; a running job then ends DONE ... stopped
+    @command("STOP id", replies="OK")
     def cmd_stop(self, msg):
+        """The motor off at once; a running job then ends ``DONE … stopped``."""
         self._motor(0)
-        self.send(ulp.simple("OK", msg.rid))
+        self.send(OK, msg.rid)
         job = self.job
         if job is not None:  # running until its DONE is sent (it makes the board busy)
-            now = self.hal.ticks_ms()
-            if job.status is None:
-                self._end(job, "stopped", now)
-            else:  # it was settling (or unjamming): its count still comes final
-                job.status = "stopped"
-                if job.unjam_ms is not None:
-                    job.stopped_at = now
-            job.unjam_ms = None
+            job.stop(self.hal.ticks_ms())
 
-    @command("STATUS")  # STATUS id -> STATUS id motor= beam= button= presses= ejecting=
+    @command("STATUS id", replies="STATUS")
     def cmd_status(self, msg):
         ejecting = self.job.rid if self.job is not None else None
-        self.send(ulp.status_reply(msg.rid, int(self.motor_on), int(not self.beam),
-                                   int(self.button), self.presses, ejecting))
+        self.send(STATUS, msg.rid, int(self.motor_on), int(not self.beam), int(self.button),
+                  self.presses, ejecting)
 
-    @command("PING")  # PING id -> PONG id
+    @command("PING id", replies="PONG")
     def cmd_ping(self, msg):
-        self.send(ulp.simple("PONG", msg.rid))
+        self.send(PONG, msg.rid)
 
     # -- jobs -----------------------------------------------------------------------------
+    def _job_request(self, msg, in_range, want, max_ms, duty):
+        """An EJECT or MOTOR: a remembered id first, then busy, then range (docs/protocol.md)."""
+        if self._repeat(msg.rid):
+            return
+        if self.job is not None:
+            self.send(ERR, msg.rid, "busy")
+        elif not in_range:
+            self.send(ERR, msg.rid, "range")
+        else:
+            self._start(msg.verb, msg.rid, want, max_ms, duty)
+
     def _repeat(self, rid):
         """Answer a remembered id with one line, moving nothing; True if it was one."""
         for entry in self.memory:
             if entry[0] == rid:
-                self.send(entry[1] if entry[1] is not None else ulp.simple("OK", rid))
+                if entry[1] is not None:
+                    self.hal.write(ulp.frame(entry[1]))  # the stored DONE
+                else:
+                    self.send(OK, rid)
                 return True
         return False
 
@@ -235,79 +248,53 @@ class Firmware:
         if len(self.memory) > MEMORY:
             self.memory.pop(0)
         now = self.hal.ticks_ms()
-        self.job = Job(verb, rid, self.epoch, now, want, max_ms, duty)
+        hopper = want is not None and bool(self.hal.hopper_empty())
+        self.job = Job(verb, rid, self.epoch, self.settings, want, max_ms, now, duty,
+                       self.beam, hopper, self.hal.ticks_diff)
         self.starts += 1
-        self.send(ulp.simple("OK", rid))
-        if verb == "EJECT" and self.hal.hopper_empty():
-            self._end(self.job, "empty", now)
-        else:
-            self._motor(duty)
+        self.send(OK, rid)
+        if verb == "EJECT" and self.job.status is None:
+            self.beep_since = now
+            self.hal.set_buzzer(True)
+        self._motor(self.job.duty)
 
     def _run_job(self, now):
         job = self.job
-        diff = self.hal.ticks_diff
-        if job.status is None:
-            if job.verb == "EJECT":
-                if job.count >= job.want:
-                    self._end(job, "ok", now)
-                elif self.hal.hopper_empty():
-                    self._end(job, "empty", now)
-                elif diff(now, job.last_card) >= self.jam_ms:
-                    self._end(job, "jam", now)
-            if job.status is None and diff(now, job.started) >= job.max_ms:
-                self._end(job, "ok" if job.verb == "MOTOR" else "timeout", now)
-        if job.unjam_ms is not None and diff(now, job.stopped_at) >= job.unjam_ms:
-            self._motor(0)
-            job.unjam_ms = None
-            job.stopped_at = now
-        if job.status is not None and job.unjam_ms is None:
-            settled = not self.beam and diff(now, self.beam_changed) >= SETTLE_MS \
-                and diff(now, job.stopped_at) >= SETTLE_MS
-            if settled or diff(now, job.stopped_at) >= SETTLE_MAX_MS:
-                self._finish(job)
-
-    def _end(self, job, status, now):
-        """The motor stops; the job settles until its count is final.
-
-        After a jam the roller first turns backwards a moment (never past ``max_ms``) to
-        free the caught card, so the next eject can work.
-        """
-        self._motor(0)
-        job.status = status
-        job.stopped_at = now
-        left = job.max_ms - self.hal.ticks_diff(now, job.started)
-        if status == "jam" and left > 0:
-            job.unjam_ms = min(UNJAM_MS, left)
-            self._motor(-job.duty)
+        job.poll(now, job.want is not None and bool(self.hal.hopper_empty()))
+        self._motor(job.duty)
+        if job.finished:
+            self._finish(job)
 
     def _finish(self, job):
-        line = ulp.done(job.rid, job.count, job.status)
+        line = DONE.build(job.rid, job.count, job.status)
         if job.epoch == self.epoch:
             for entry in self.memory:
                 if entry[0] == job.rid:
                     entry[1] = line
         self.job = None
-        self.send(line)
+        self.hal.write(ulp.frame(line))
 
     def _motor(self, duty):
-        on = duty != 0
+        """Drive the motor at ``duty`` (−1…1); the LED is lit while it runs."""
+        percent = round(duty * 100)
+        if percent == self.motor_duty:
+            return
+        on = percent != 0
         if on and not self.motor_on:
             self.motor_since = self.hal.ticks_ms()
         self.motor_on = on
-        self.motor_duty = duty
-        self.hal.set_motor(duty)
+        self.motor_duty = percent
+        self.hal.set_motor(percent)
+        self.hal.set_led(on)
 
     # -- inputs and safety ----------------------------------------------------------------
     def _sample_button(self, now):
         raw = bool(self.hal.button_down())
-        if raw != self.button_raw:
-            self.button_raw = raw
-            self.button_since = now
-        elif raw != self.button and self.hal.ticks_diff(now, self.button_since) >= DEBOUNCE_MS:
+        if raw != self.button:
             self.button = raw
-            if raw:
+            if self.debouncer.edge(raw, now):
                 self.presses += 1
-                self.send(ulp.press_event(self.presses))
+                self.send(PRESS, self.presses)
 
     def _sample_beam(self, now):
         raw = bool(self.hal.beam_blocked())
@@ -318,24 +305,24 @@ class Firmware:
             self.beam = raw
             self.beam_changed = now
             job = self.job
-            if not raw and job is not None and self.motor_duty >= 0:  # a card passed
-                job.count += 1
-                job.last_card = now
-                self.send(ulp.card(job.rid, job.count))
+            if job is not None:
+                if job.beam(now, raw):
+                    self.send(CARD, job.rid, job.count)
+                self._motor(job.duty)
 
     def _check_limit(self, now):
         if self.motor_on and self.hal.ticks_diff(now, self.motor_since) >= self.limit_ms:
             self._motor(0)
-            self.send(ulp.fault_event("overrun"))
+            self.send(FAULT, "overrun")
             job = self.job
-            if job is not None and job.status is None:
-                self._end(job, "timeout", now)
+            if job is not None:
+                job.overrun(now)
 
     def _check_sensor(self, now):
         idle_blocked = self.beam and self.job is None and not self.motor_on
         if idle_blocked and not self.sensor_fault \
                 and self.hal.ticks_diff(now, self.beam_changed) >= SENSOR_MS:
             self.sensor_fault = True
-            self.send(ulp.fault_event("sensor"))
+            self.send(FAULT, "sensor")
         elif not self.beam:
             self.sensor_fault = False

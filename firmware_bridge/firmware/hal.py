@@ -21,6 +21,12 @@ class Hal:
         """Drive the H-bridge: duty -100…100 percent, the sign is the direction, 0 off."""
         raise NotImplementedError
 
+    def set_led(self, on):
+        """The status LED (optional: a board without one ignores it)."""
+
+    def set_buzzer(self, on):
+        """The buzzer (optional: a board without one ignores it)."""
+
     def beam_blocked(self):
         """True while something is between the break-beam's emitter and receiver."""
         raise NotImplementedError

@@ -16,7 +16,7 @@ import time
 import machine
 import micropython
 
-from . import board
+from . import board, dispenser
 from .hal import Hal
 
 PINS = {
@@ -27,7 +27,11 @@ PINS = {
     "beam": 15,        # break-beam receiver, open collector, pull-up: low = blocked
     "hopper_empty": None,  # optional switch to ground, closed when the hopper is empty
     "led": 25,         # the Pico's own LED: on while the motor runs
+    "buzzer": None,    # optional active buzzer: a beep when cards fly
 }
+# The dispenser's timings on this board (see sim_launcher/dispenser.py for each one):
+# e.g. dispenser.Settings(duty=0.9, jam_ms=800) for a slow roller.
+SETTINGS = dispenser.Settings()
 PWM_HZ = 20000
 WATCHDOG_MS = 1000
 
@@ -47,6 +51,8 @@ class PicoHal(Hal):
         hopper = pins.get("hopper_empty")
         self.hopper = pin(hopper, pin.IN, pin.PULL_UP) if hopper is not None else None
         self.led = pin(pins["led"], pin.OUT, value=0)
+        buzzer = pins.get("buzzer")
+        self.buzzer = pin(buzzer, pin.OUT, value=0) if buzzer is not None else None
         self.stdin = sys.stdin.buffer
         self.stdout = sys.stdout.buffer
         self.poller = select.poll()
@@ -64,7 +70,13 @@ class PicoHal(Hal):
         self.in1.value(1 if duty > 0 else 0)
         self.in2.value(1 if duty < 0 else 0)
         self.pwm.duty_u16(abs(duty) * 65535 // 100)
-        self.led.value(1 if duty else 0)
+
+    def set_led(self, on):
+        self.led.value(1 if on else 0)
+
+    def set_buzzer(self, on):
+        if self.buzzer is not None:
+            self.buzzer.value(1 if on else 0)
 
     def beam_blocked(self):
         return self.beam.value() == 0
@@ -95,7 +107,7 @@ def run():
         return  # maintenance: leave the REPL to mpremote
     micropython.kbd_intr(-1)
     dog = machine.WDT(timeout=WATCHDOG_MS)
-    firmware = board.Firmware(hal)
+    firmware = board.Firmware(hal, SETTINGS)
     try:
         while True:
             firmware.poll()

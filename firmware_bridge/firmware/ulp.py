@@ -1,9 +1,17 @@
 # ruff: noqa: UP031, SIM110, B905
-"""ULP/1 codec: framing, CRC and the text of every request, reply and event.
+"""ULP/1 codec: framing, CRC, and the reading and writing of every declared message.
 
 It lives in the firmware package because the board runs this very file: it must stay
 small and import nothing, so it runs on MicroPython as well as CPython. The host imports
 it as ``firmware_bridge.firmware.ulp``.
+
+The messages themselves are declared once, by the board (``board.py``), as Klipper
+declares each command right beside its handler: ``@command("EJECT id count# max_ms#",
+replies="OK CARD DONE")``, and ``DONE = ulp.reply("DONE id ejected# status")`` for what
+it sends. Each declaration is a :class:`Format` in :data:`REQUESTS`, :data:`REPLIES` or
+:data:`EVENTS`; from those tables this codec parses and writes every line, the board
+finds its handlers and the host builds its requests and dispatches what comes back.
+Importing the package loads the board's declarations.
 
 A message is a ``Message(verb, rid, fields)``: ``rid`` the request id (``None`` for an
 event, or for ``ERR -``), ``fields`` a dict of the values by name, ints already converted.
@@ -12,36 +20,11 @@ event, or for ``ERR -``), ``fields`` a dict of the values by name, ints already 
 MAX_PAYLOAD = 72
 MAX_ID = 65535
 VERSION = "ULP/1"
-
-# How each message is written: the verb, then its words in order. A bare name is a
-# positional word, ``name=`` a key=value word; a ``#`` suffix makes the value an int,
-# ``%`` an int or ``-``. ``id`` is the request id (or ``-`` in ``ERR``).
-REQUESTS = {
-    "HELLO": ("id", "session="),
-    "EJECT": ("id", "count#", "max_ms#"),
-    "MOTOR": ("id", "duty#", "ms#"),
-    "STOP": ("id",),
-    "STATUS": ("id",),
-    "PING": ("id",),
-}
-REPLIES = {
-    "HELLO": ("id", "protocol", "boot=", "fw=", "cards=#", "max_ms=#"),
-    "OK": ("id",),
-    "CARD": ("id", "n#"),
-    "DONE": ("id", "ejected#", "status"),
-    "STATUS": ("id", "motor=#", "beam=#", "button=#", "presses=#", "ejecting=%"),
-    "PONG": ("id",),
-    "ERR": ("id", "code"),
-}
-EVENTS = {
-    "BOOT": ("boot=",),
-    "PRESS": ("n#",),
-    "FAULT": ("code",),
-}
-STATUSES = ("ok", "jam", "empty", "timeout", "stopped")
-ERROR_CODES = ("crc", "verb", "args", "range", "busy")
-FAULT_CODES = ("sensor", "overrun")
 HEX_KEYS = ("boot", "session")
+
+REQUESTS = {}   # verb -> Format: what a host may ask
+REPLIES = {}    # verb -> Format: what a device answers, with the request's id
+EVENTS = {}     # verb -> Format: what a device says unasked
 
 
 class ProtocolError(ValueError):
@@ -163,6 +146,10 @@ class Message:
         return "Message(%r, %r, %r)" % (self.verb, self.rid, self.fields)
 
 
+def _name(spec):
+    return spec.rstrip("#%=").split("=")[0]
+
+
 def _value(spec, text):
     if spec.endswith("#"):
         return int(text) if _is_int(text) else None
@@ -173,62 +160,130 @@ def _value(spec, text):
     return text
 
 
-def _parse(payload, table, strict):
-    """Parse ``payload`` against one of the tables above.
+class Format:
+    """How one message is written: its verb, then its words in order.
 
-    ``strict`` (a device reading a request) refuses extra positional words; key=value
-    words a receiver does not know are ignored either way.
+    ``text`` is the line of the protocol: ``"EJECT id count# max_ms#"``. A bare name is a
+    positional word, ``name=`` a key=value word; a ``#`` suffix makes the value an int,
+    ``%`` an int or ``-`` (read as ``None``). ``id`` is the request id, ``id%`` an id or
+    ``-``. ``replies`` are the verbs that answer a request, the first one at once;
+    ``choices`` the values a word may take.
     """
-    words = payload.split(" ")
-    verb = words[0]
-    spec = table.get(verb)
-    if spec is None:
-        rid = parse_id(words[1]) if len(words) > 1 else None
-        raise ProtocolError("verb", "unknown verb %r" % verb, rid)
-    rid = None
-    fields = {}
-    rest = words[1:]
-    if spec[0] == "id":
-        word = rest[0] if rest else ""
-        rid = parse_id(word)
-        if rid is None and not (verb == "ERR" and word == "-"):
-            raise ProtocolError("args", "no usable id in %r" % payload)
-        rest = rest[1:]
-        spec = spec[1:]
-    positional = [s for s in spec if "=" not in s]
-    keyed = {}
-    for s in spec:
-        if "=" in s:
-            keyed[s.split("=")[0]] = s
-    plain = []
-    for word in rest:
-        key, eq, text = word.partition("=")
-        if eq:
-            if key in keyed:
-                fields[key] = text
-        else:
-            plain.append(word)
-    if len(plain) < len(positional) or (strict and len(plain) > len(positional)):
-        raise ProtocolError("args", "wrong number of arguments in %r" % payload, rid)
-    for s, text in zip(positional, plain):
-        value = _value(s, text)
-        if value is None:
-            raise ProtocolError("args", "bad value %r in %r" % (text, payload), rid)
-        fields[s.rstrip("#%")] = value
-    for key, s in keyed.items():
-        if key not in fields:
-            raise ProtocolError("args", "missing %s= in %r" % (key, payload), rid)
-        text = fields[key]
-        if key in HEX_KEYS:
-            if not _is_hex(text) or len(text) > 8:
+
+    def __init__(self, text, replies="", choices=None):
+        words = text.split(" ")
+        self.text = text
+        self.verb = words[0]
+        self.words = tuple(words[1:])
+        self.replies = tuple(replies.split())
+        self.choices = choices if choices is not None else {}
+        self.id_word = self.words[0] if self.words and _name(self.words[0]) == "id" else None
+        rest = self.words[1:] if self.id_word is not None else self.words
+        self.positional = [w for w in rest if "=" not in w]
+        self.keyed = {}
+        for w in rest:
+            if "=" in w:
+                self.keyed[_name(w)] = w
+
+    def build(self, *values):
+        """The payload: the verb, then ``values`` in the order of the words."""
+        if len(values) != len(self.words):
+            raise ProtocolError("args", "%s takes %d values, not %d" % (
+                self.verb, len(self.words), len(values)))
+        out = [self.verb]
+        for spec, value in zip(self.words, values):
+            name = _name(spec)
+            if value is None and (spec.endswith("%") or spec == "id"):
+                text = "-"
+            elif name in HEX_KEYS:
+                text = "%08X" % value if isinstance(value, int) else value.upper()
+            else:
+                text = str(value)
+            out.append(name + "=" + text if "=" in spec else text)
+        return " ".join(out)
+
+    def format(self, msg):
+        """The payload of a :class:`Message` of this verb."""
+        return self.build(*[msg.rid if _name(s) == "id" else msg.fields[_name(s)]
+                            for s in self.words])
+
+    def parse(self, words, strict):
+        """The message in ``words`` (the payload split at spaces, verb first).
+
+        ``strict`` (a device reading a request) refuses extra positional words; key=value
+        words a receiver does not know are ignored either way.
+        """
+        payload = " ".join(words)
+        rid = None
+        rest = words[1:]
+        if self.id_word is not None:
+            word = rest[0] if rest else ""
+            rid = parse_id(word)
+            if rid is None and not (self.id_word == "id%" and word == "-"):
+                raise ProtocolError("args", "no usable id in %r" % payload)
+            rest = rest[1:]
+        fields = {}
+        plain = []
+        for word in rest:
+            key, eq, text = word.partition("=")
+            if eq:
+                if key in self.keyed:
+                    fields[key] = text
+            else:
+                plain.append(word)
+        if len(plain) < len(self.positional) or (strict and len(plain) > len(self.positional)):
+            raise ProtocolError("args", "wrong number of arguments in %r" % payload, rid)
+        for s, text in zip(self.positional, plain):
+            value = _value(s, text)
+            if value is None:
+                raise ProtocolError("args", "bad value %r in %r" % (text, payload), rid)
+            fields[_name(s)] = value
+        for key, s in self.keyed.items():
+            if key not in fields:
+                raise ProtocolError("args", "missing %s= in %r" % (key, payload), rid)
+            text = fields[key]
+            if key in HEX_KEYS:
+                if not _is_hex(text) or len(text) > 8:
+                    raise ProtocolError("args", "bad %s=%s" % (key, text), rid)
+                fields[key] = text.upper()
+                continue
+            value = _value(s, text)
+            if value is None or value == "":
                 raise ProtocolError("args", "bad %s=%s" % (key, text), rid)
-            fields[key] = text.upper()
-            continue
-        value = _value(s, text)
-        if value is None or value == "":
-            raise ProtocolError("args", "bad %s=%s" % (key, text), rid)
-        fields[key] = None if value == "-" and s.endswith("%") else value
-    return Message(verb, rid, fields)
+            fields[key] = None if value == "-" and s.endswith("%") else value
+        for key, allowed in self.choices.items():
+            if fields.get(key) not in allowed:
+                raise ProtocolError("args", "unknown %s in %r" % (key, payload), rid)
+        return Message(self.verb, rid, fields)
+
+
+def _declare(table, fmt):
+    table[fmt.verb] = fmt
+    return fmt
+
+
+def request(text, replies):
+    """Declare a request a host may send (the board declares each beside its handler)."""
+    return _declare(REQUESTS, Format(text, replies))
+
+
+def reply(text, **choices):
+    """Declare a reply a device sends, carrying the request's id."""
+    return _declare(REPLIES, Format(text, choices=choices))
+
+
+def event(text, **choices):
+    """Declare an event a device sends unasked."""
+    return _declare(EVENTS, Format(text, choices=choices))
+
+
+def _parse(payload, table, strict):
+    words = payload.split(" ")
+    fmt = table.get(words[0])
+    if fmt is None:
+        rid = parse_id(words[1]) if len(words) > 1 else None
+        raise ProtocolError("verb", "unknown verb %r" % words[0], rid)
+    return fmt.parse(words, strict)
 
 
 def parse_request(payload):
@@ -239,89 +294,22 @@ def parse_request(payload):
 def parse_device(payload):
     """A device-to-host message: a reply (``rid`` set) or an event."""
     verb = payload.split(" ")[0]
-    if verb in EVENTS:
-        return _parse(payload, EVENTS, False)
-    msg = _parse(payload, REPLIES, False)
-    if msg.verb == "ERR" and msg.fields.get("code") not in ERROR_CODES:
-        raise ProtocolError("args", "unknown error code in %r" % payload, msg.rid)
-    if msg.verb == "DONE" and msg.fields.get("status") not in STATUSES:
-        raise ProtocolError("args", "unknown status in %r" % payload, msg.rid)
-    return msg
+    return _parse(payload, EVENTS if verb in EVENTS else REPLIES, False)
 
 
-def format_message(msg, table):
-    """The payload of ``msg`` as written by the tables above."""
-    spec = table[msg.verb]
-    words = [msg.verb]
-    for s in spec:
-        if s == "id":
-            words.append("-" if msg.rid is None else str(msg.rid))
-            continue
-        name = s.rstrip("#%=")
-        value = msg.fields[name]
-        if s.endswith("%") and value is None:
-            value = "-"
-        text = ("%08X" % value if isinstance(value, int) else value.upper()) \
-            if name in HEX_KEYS else str(value)
-        words.append(name + "=" + text if "=" in s else text)
-    return " ".join(words)
+def build_request(verb, *values):
+    """The payload of request ``verb`` with its values (the id first)."""
+    return REQUESTS[verb].build(*values)
+
+
+def build_device(verb, *values):
+    """The payload of a reply or event ``verb`` with its values."""
+    return (EVENTS[verb] if verb in EVENTS else REPLIES[verb]).build(*values)
 
 
 def format_request(msg):
-    return format_message(msg, REQUESTS)
+    return REQUESTS[msg.verb].format(msg)
 
 
 def format_device(msg):
-    return format_message(msg, EVENTS if msg.verb in EVENTS else REPLIES)
-
-
-# Short builders for the lines both sides write most; each returns the payload text.
-def hello(rid, session):
-    return "HELLO %d session=%s" % (rid, session.upper())
-
-
-def eject(rid, count, max_ms):
-    return "EJECT %d %d %d" % (rid, count, max_ms)
-
-
-def motor(rid, duty, ms):
-    return "MOTOR %d %d %d" % (rid, duty, ms)
-
-
-def simple(verb, rid):
-    """``STOP``, ``STATUS``, ``PING``, ``OK`` or ``PONG`` with just an id."""
-    return "%s %d" % (verb, rid)
-
-
-def hello_reply(rid, boot, fw, cards, max_ms):
-    return "HELLO %d %s boot=%s fw=%s cards=%d max_ms=%d" % (rid, VERSION, boot, fw, cards,
-                                                              max_ms)
-
-
-def card(rid, n):
-    return "CARD %d %d" % (rid, n)
-
-
-def done(rid, ejected, status):
-    return "DONE %d %d %s" % (rid, ejected, status)
-
-
-def status_reply(rid, motor_on, beam_clear, button, presses, ejecting):
-    return "STATUS %d motor=%d beam=%d button=%d presses=%d ejecting=%s" % (
-        rid, motor_on, beam_clear, button, presses, "-" if ejecting is None else ejecting)
-
-
-def err(rid, code):
-    return "ERR %s %s" % ("-" if rid is None else rid, code)
-
-
-def boot_event(boot):
-    return "BOOT boot=%s" % boot
-
-
-def press_event(n):
-    return "PRESS %d" % n
-
-
-def fault_event(code):
-    return "FAULT %s" % code
+    return (EVENTS[msg.verb] if msg.verb in EVENTS else REPLIES[msg.verb]).format(msg)

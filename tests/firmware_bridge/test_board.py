@@ -24,23 +24,23 @@ class TestEject:
     @pytest.mark.parametrize("count", range(1, 13))
     def test_eject_reports_the_cards_that_left(self, board: EmulatedBoard, term: Terminal,
                                                count: int) -> None:
-        before = board.model.cards_out
-        term.send(ulp.eject(10, count, 6000))
+        before = board.world.model.cards_out
+        term.send(ulp.build_request("EJECT", 10, count, 6000))
         seen, done = cards(term, 10)
         assert term.skipped[0].verb == "OK"
         assert seen == list(range(1, count + 1))
         assert done.fields == {"ejected": count, "status": "ok"}
-        assert board.model.cards_out - before == count
+        assert board.world.model.cards_out - before == count
 
     def test_repeated_eject_fires_nothing_and_returns_the_same_done(
             self, board: EmulatedBoard, term: Terminal) -> None:
         term.send("EJECT 2 3 4000")
         _, first = cards(term, 2)
-        out = board.model.cards_out
+        out = board.world.model.cards_out
         term.send("EJECT 2 3 4000")
         again = term.quiet(0.3)
         assert again == [first]            # exactly one line: the stored DONE
-        assert board.model.cards_out == out
+        assert board.world.model.cards_out == out
         assert len(board.records) == 1
 
     def test_repeat_while_running_gets_ok_only(self, board: EmulatedBoard,
@@ -71,11 +71,11 @@ class TestEject:
 
     def test_memory_holds_the_last_eight(self, board: EmulatedBoard, term: Terminal) -> None:
         for rid in range(20, 29):
-            term.send(ulp.motor(rid, 0, 1))
+            term.send(ulp.build_request("MOTOR", rid, 0, 1))
             term.expect("DONE")
-        term.send(ulp.motor(28, 0, 1))
+        term.send(ulp.build_request("MOTOR", 28, 0, 1))
         assert term.expect("DONE").rid == 28
-        term.send(ulp.motor(20, 0, 1))         # the ninth-last: forgotten, runs again
+        term.send(ulp.build_request("MOTOR", 20, 0, 1))  # the ninth-last: forgotten, runs again
         assert term.expect("OK").rid == 20
         assert len(board.records) == 10
 
@@ -123,7 +123,7 @@ class TestStopAndEnds:
         term.send("STOP 13")
         ok = term.expect("OK")
         assert ok.rid == 13
-        assert not board.model.duty or wait_for(lambda: board.model.duty == 0, 1)
+        assert not board.world.model.duty or wait_for(lambda: board.world.model.duty == 0, 1)
         _, done = cards(term, 12)
         assert done.fields["status"] == "stopped"
         assert 1 <= done.fields["ejected"] < 12
@@ -173,7 +173,7 @@ class TestStopAndEnds:
             assert fault.fields["code"] == "overrun"
             _, done = cards(t, 1)
             assert done.fields["status"] == "timeout"
-            assert b.model.duty == 0
+            assert b.world.model.duty == 0
             t.close()
 
     def test_motor_command_reports_cards(self, board: EmulatedBoard, term: Terminal) -> None:
@@ -206,7 +206,7 @@ class TestStatusAndEvents:
 
     def test_beam_blocked_while_idle_is_a_sensor_fault(self, board: EmulatedBoard,
                                                        term: Terminal) -> None:
-        board.model.finger_in_beam = True
+        board.world.model.finger_in_beam = True
         assert term.expect("FAULT").fields["code"] == "sensor"
 
 

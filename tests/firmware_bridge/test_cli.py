@@ -54,3 +54,42 @@ def test_bad_rate_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         main(["emulate", "--noise", "150%"])
     assert info.value.code == 2
     assert "not a rate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "names"), [
+    (["--time-scale", "inf"], "--time-scale: 'inf'"),
+    (["--time-scale", "nan"], "--time-scale: 'nan'"),
+    (["--time-scale", "0"], "--time-scale: '0'"),
+    (["--time-scale", "２"], "--time-scale: '２'"),
+    (["--reboot-mid-eject", "-1"], "--reboot-mid-eject: '-1'"),
+    (["--reboot-every", "nan"], "--reboot-every: 'nan'"),
+    (["--disconnect-for", "-2"], "--disconnect-for: '-2'"),
+    (["--press-every", "0"], "--press-every: '0'"),
+    (["--noise", "nan"], "--noise: 'nan'"),
+    (["--jam-rate", "150%"], "--jam-rate: '150%' is not a rate"),
+    (["--hopper", "-1"], "--hopper: '-1'"),
+    (["--seed", "٣"], "--seed: '٣'"),
+    (["--fault", "fire"], "--fault: invalid choice: 'fire'"),
+])
+def test_bad_options_are_one_clean_error(args: list[str], names: str) -> None:
+    proc = subprocess.run([*COMMAND, *args], capture_output=True, text=True, timeout=30,
+                          check=False)
+    assert proc.returncode == 2
+    assert names in proc.stderr.splitlines()[-1]
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("where", ["file", "folder", "missing-parent", "proc"])
+def test_a_link_that_cannot_be_made_is_refused(tmp_path: Path, where: str) -> None:
+    link = {"file": tmp_path / "file", "folder": tmp_path,
+            "missing-parent": tmp_path / "none" / "board", "proc": Path("/proc/board")}[where]
+    if where == "file":
+        link.write_text("a file")
+    proc = subprocess.run([*COMMAND, "--link", str(link)], capture_output=True, text=True,
+                          timeout=30, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"uno-attack firmware: error: --link {link}: ")
+    assert proc.stderr.count("\n") == 1
+    assert "emulated board on" not in proc.stdout   # refused before any board ran
+    if where == "file":
+        assert link.read_text() == "a file"         # and nothing was overwritten

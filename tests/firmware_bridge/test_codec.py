@@ -110,17 +110,24 @@ class TestRequests:
         assert (info.value.code, info.value.rid) == (code, rid)
 
     def test_builders_make_parseable_requests(self) -> None:
-        for payload in (ulp.hello(1, "5a3c9e01"), ulp.eject(2, 3, 4000), ulp.motor(3, -40, 500),
-                        ulp.simple("STOP", 4), ulp.simple("STATUS", 5), ulp.simple("PING", 6)):
+        payloads = [ulp.build_request("HELLO", 1, "5a3c9e01"),
+                    ulp.build_request("EJECT", 2, 3, 4000),
+                    ulp.build_request("MOTOR", 3, -40, 500), ulp.build_request("STOP", 4),
+                    ulp.build_request("STATUS", 5), ulp.build_request("PING", 6)]
+        assert payloads == ["HELLO 1 session=5A3C9E01", "EJECT 2 3 4000", "MOTOR 3 -40 500",
+                            "STOP 4", "STATUS 5", "PING 6"]
+        for payload in payloads:
             assert ulp.format_request(ulp.parse_request(payload)) == payload
 
 
 class TestDeviceMessages:
     @pytest.mark.parametrize("payload", [
-        ulp.hello_reply(1, "0F3A11C2", "1.0.0", 12, 10000), ulp.simple("OK", 2),
-        ulp.card(2, 1), ulp.done(2, 3, "timeout"), ulp.simple("PONG", 5),
-        ulp.status_reply(3, 1, 0, 1, 17, 9), ulp.err(4, "busy"), ulp.err(None, "crc"),
-        ulp.boot_event("0F3A11C2"), ulp.press_event(12), ulp.fault_event("overrun"),
+        ulp.build_device("HELLO", 1, "ULP/1", "0F3A11C2", "1.0.0", 12, 10000),
+        ulp.build_device("OK", 2), ulp.build_device("CARD", 2, 1),
+        ulp.build_device("DONE", 2, 3, "timeout"), ulp.build_device("PONG", 5),
+        ulp.build_device("STATUS", 3, 1, 0, 1, 17, 9), ulp.build_device("ERR", 4, "busy"),
+        ulp.build_device("ERR", None, "crc"), ulp.build_device("BOOT", "0F3A11C2"),
+        ulp.build_device("PRESS", 12), ulp.build_device("FAULT", "overrun"),
     ])
     def test_every_reply_and_event_round_trips(self, payload: str) -> None:
         assert ulp.format_device(ulp.parse_device(payload)) == payload

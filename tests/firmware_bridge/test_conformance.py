@@ -24,6 +24,7 @@ import pytest
 from firmware_bridge import host as host_module
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.firmware import board as fw
+from firmware_bridge.firmware import dispenser
 from firmware_bridge.firmware.hal import Hal
 from firmware_bridge.host import UlpLink
 from sim_launcher.physical import DispenserParams
@@ -145,7 +146,7 @@ class Books:
         self.motor: list[tuple[float, float]] = []
         self.beam: list[tuple[float, bool]] = []
         self.lines: list[tuple[float, str]] = []
-        model = board.model
+        model = board.world.model
         set_motor, advance, transmit = model.set_motor, model.advance, board.transmit
 
         def on_motor(duty: float) -> None:
@@ -212,11 +213,15 @@ def dev(make_board: Callable[..., tuple[EmulatedBoard, Books]]) -> Iterator[Wire
     wire.close()
 
 
+def cards_of(lines: list[str], rid: int) -> list[int]:
+    """The numbers of the ``CARD rid n`` lines among ``lines``."""
+    return [int(s.split()[2]) for s in lines if s.startswith(f"CARD {rid} ")]
+
+
 def run_to_done(wire: Wire, rid: int, timeout: float = 5.0) -> tuple[list[int], str]:
     """Read to the DONE of ``rid``: the CARD numbers seen for it and the DONE line."""
     done = wire.expect(rf"DONE {rid} \d+ \w+", timeout)
-    cards = [int(s.split()[2]) for s in wire.skipped if s.startswith(f"CARD {rid} ")]
-    return cards, done
+    return cards_of(wire.skipped, rid), done
 
 
 # == Link ==================================================================================
@@ -349,7 +354,7 @@ class TestReplies:
         assert dev.skipped[0] == "OK 20"
         assert cards == [1, 2, 3, 4, 5]
         assert done == "DONE 20 5 ok"
-        assert board.model.cards_out == 5
+        assert board.world.model.cards_out == 5
 
     @pytest.mark.parametrize(("args", "code"), [
         ("0 4000", "range"), (f"{fw.CARDS + 1} 4000", "range"), ("1 0", "range"),
@@ -383,24 +388,31 @@ class TestReplies:
         dev.send("MOTOR 25 100 500")
         cards, done = run_to_done(dev, 25)
         assert dev.skipped[0] == "OK 25"
-        assert done == f"DONE 25 {board.model.cards_out} ok"
-        assert cards == list(range(1, board.model.cards_out + 1))
+        assert done == f"DONE 25 {board.world.model.cards_out} ok"
+        assert cards == list(range(1, board.world.model.cards_out + 1))
 
     def test_stop_when_idle(self, dev: Wire) -> None:
         assert dev.ask("STOP 26") == "OK 26"
         assert dev.quiet() == []
 
     def test_stop_ends_a_running_eject(self, dev: Wire) -> None:
+        board = dev.board  # type: ignore[attr-defined]
         books: Books = dev.books  # type: ignore[attr-defined]
         dev.send("EJECT 27 12 8000")
         dev.expect(r"CARD 27 2")
+        seen = [*cards_of(dev.skipped, 27), 2]
         dev.send("STOP 28")
         assert dev.expect(r"OK 28|DONE.*") == "OK 28"
+        seen += cards_of(dev.skipped, 27)
         ok_at = books.when("OK 28")
         assert books.motor[-1] == (ok_at, 0.0)  # off at once, before the OK
         cards, done = run_to_done(dev, 27)
+        seen += cards
         assert re.fullmatch(r"DONE 27 \d+ stopped", done), done
-        assert int(done.split()[2]) == (cards or [2])[-1]
+        counted = int(done.split()[2])
+        assert 2 <= counted < 12
+        assert seen == list(range(1, counted + 1))   # each card said once, and no more
+        assert counted == board.records[-1].cards     # what really left the hopper
         self._beam_clear_25_ms(books, books.when(done))
 
     def test_stop_ends_a_running_motor(self, dev: Wire) -> None:
@@ -489,7 +501,7 @@ class TestIdempotency:
         board = dev.board  # type: ignore[attr-defined]
         dev.send("EJECT 3 3 4000")
         _, done = run_to_done(dev, 3)
-        out = board.model.cards_out
+        out = board.world.model.cards_out
         for _ in range(3):
             dev.send("EJECT 3 3 4000")
             assert dev.quiet() == [done]
@@ -497,7 +509,7 @@ class TestIdempotency:
         assert dev.quiet() == [done]
         dev.send("MOTOR 3 100 100")
         assert dev.quiet() == [done]
-        assert board.model.cards_out == out
+        assert board.world.model.cards_out == out
         assert len(board.records) == 1
 
     def test_refused_ids_are_not_remembered(self, dev: Wire) -> None:
@@ -608,11 +620,11 @@ class TestEvents:
 
     def test_sensor_fault_when_the_beam_is_blocked_while_idle(self, dev: Wire) -> None:
         board = dev.board  # type: ignore[attr-defined]
-        board.model.finger_in_beam = True
+        board.world.model.finger_in_beam = True
         assert dev.expect(r"FAULT \w+") == "FAULT sensor"
         assert re.fullmatch(r"STATUS 3 motor=0 beam=0 .*", dev.ask("STATUS 3"))
         assert not any(s.startswith("FAULT") for s in dev.quiet(0.1))  # once, not a stream
-        board.model.finger_in_beam = False
+        board.world.model.finger_in_beam = False
 
     def test_overrun_fault_and_timeout(self,
                                        make_board: Callable[..., tuple[EmulatedBoard, Books]]
@@ -910,7 +922,7 @@ class TestStopWhileSettling:
 
     def test_stop_while_unjamming_ends_stopped_with_the_motor_off(self) -> None:
         hal = ClockHal()
-        firmware = fw.Firmware(hal, jam_ms=200)
+        firmware = fw.Firmware(hal, dispenser.Settings(jam_ms=200))
         hal.inbox = line("EJECT 4 3 4000")
         self.run(hal, firmware, 210)                # no card: a jam, the roller reverses
         assert hal.duty < 0

@@ -58,4 +58,4 @@ def test_emulator_runs_the_firmware_through_the_hal(board: EmulatedBoard) -> Non
     assert t.expect("DONE").fields["ejected"] == 2
     t.close()
     assert b.hal.motor_calls >= calls + 2     # on, then off: through the HAL
-    assert b.model.cards_out == 2
+    assert b.world.model.cards_out == 2

@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.faults import LinkFaults
 from firmware_bridge.host import PortError, UlpLink
+from firmware_bridge.host.asking import Inbox
+from firmware_bridge.host.session import HEADROOM, Session
+from sim_launcher.dispenser import Settings
 from sim_launcher.physical import DispenserParams
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import EjectStatus, LauncherNotResponding, open_launcher
@@ -112,3 +116,71 @@ class TestBackend:
     def test_spec_without_port(self) -> None:
         with pytest.raises(LauncherError, match="needs a port"):
             open_launcher("serial")
+
+
+class TestIdsRunOut:
+    """Regression: ids wrapped past 65535 in the re-ask of an EJECT; the host greeted the
+    board with a new session, which forgot the id, and the re-sent EJECT fired again."""
+
+    def test_a_job_across_the_end_of_the_ids_fires_once(self, tmp_path: Path) -> None:
+        # slow cards: the host re-asks while each eject runs, and needs ids to greet with
+        params = DispenserParams(jam_probability=0.0, cards_per_second=1.5)
+        with EmulatedBoard(link=tmp_path / "board", seed=4, time_scale=20, params=params,
+                           settings=Settings(rates=(1.5,))) as board:
+            link = UlpLink(board.port, retry_s=0.02, poll_s=0.01, ping_s=30, first_id=65533)
+            link.open()                    # HELLO 65533, STATUS 65534
+            try:
+                results = [link.eject(3, 4000) for _ in range(3)]
+                sessions = {r.session for r in board.records}
+            finally:
+                link.close()
+        assert results == [(3, "ok", "")] * 3
+        assert len(board.records) == 3            # three ejects asked, three fired
+        assert board.world.model.cards_out == 9
+        assert len(sessions) == 1                 # the new session began before the first
+        assert all(r.rid < 100 for r in board.records)
+
+    def test_a_new_session_only_between_jobs_and_never_an_id_twice(self) -> None:
+        session = Session(Inbox(), first_id=65535 - HEADROOM)
+        token = session.token
+        session.fresh(jobs_running=True)       # a job runs: no new session under it
+        assert session.token == token
+        ids = [session.take_id() for _ in range(HEADROOM + 1)]
+        assert ids[-1] == 65535
+        with pytest.raises(LauncherError, match="ids ran out"):
+            session.take_id()
+        session.fresh(jobs_running=False)      # between jobs: a new session, ids from 1
+        assert session.token != token
+        assert session.need_hello
+        assert session.take_id() == 1
+
+
+PRESSES = 8
+
+
+class TestNoisyLine:
+    """Regression: at 5 % noise the host gave up (tries to open the link, presses "not
+    responding"). A noisy cable slows the game; it never stops it."""
+
+    NOISY = LinkFaults(noise=0.05, lose=0.05, repeat=0.05)  # bytes flipped, lines lost/twice
+
+    def test_every_press_is_served_once_at_five_percent(self) -> None:
+        params = DispenserParams(jam_probability=0.0)
+        config = {**FAST, "ping_s": 0.2, "wire": self.NOISY, "params": params}
+        with open_launcher("serial:emulated", seed=8, policy="fixed:2",
+                           config=config) as launcher:
+            board = launcher.emulator
+            results = []
+            for _ in range(PRESSES):
+                board.press_button()
+                assert launcher.wait_for_button(timeout=30)
+                results.append(launcher.press())
+            assert board.wait_idle(10)
+            launcher.link.status()  # presses whose PRESS line was lost are counted now
+            records = list(board.records)
+            presses = launcher.link.presses
+        assert [(r.fired, r.status) for r in results] == [(2, EjectStatus.OK)] * PRESSES
+        assert len(records) == PRESSES                 # each press fired once, none twice
+        assert board.world.model.cards_out == 2 * PRESSES
+        assert presses == PRESSES == board.stats.presses  # and none lost
+        assert board.stats.to_host.flipped > 50        # the line really was noisy

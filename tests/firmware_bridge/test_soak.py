@@ -27,7 +27,7 @@ def test_soak_no_silent_losses(tmp_path: Path) -> None:
     started = time.monotonic()
     rng = random.Random(2024)
     params = DispenserParams(jam_probability=0.005)
-    board = EmulatedBoard(link=tmp_path / "board", seed=11, time_scale=100.0, faults=FAULTS,
+    board = EmulatedBoard(link=tmp_path / "board", seed=11, time_scale=100.0, wire=FAULTS,
                           params=params).start()
     link = UlpLink(board.port, retry_s=0.02, poll_s=0.02, ping_s=0.2)
     try:

@@ -49,6 +49,12 @@ class ManualClock:
         self._tick = asyncio.Event()
 
 
+#: A launcher whose presses fire nothing: ``fixed:0`` is refused (a policy that never fires
+#: would press for ever on a Wild Hit-Fire), so a script of empty presses, longer than any
+#: test needs.
+NOTHING_FIRES = "scripted:" + ",".join(["0"] * 300)
+
+
 def host_config(tmp_path: Path, *, humans: Sequence[str] = ("Ann", "Bob"), players: int = 3,
                 launcher: str = "sim", seed: int = 1, options: Sequence[str] = (),
                 bots: str = "basic", resume: bool = False, **flow: Any) -> HostConfig:

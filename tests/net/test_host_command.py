@@ -172,10 +172,11 @@ def test_resuming_a_journal_that_is_not_a_hosts_is_one_line_and_exit_2(
                        capture_output=True, check=True, timeout=60)
         saved = next(tmp_path.glob("*.json"))
         record = load(saved)
-        record.meta.update({"format": "uno-attack play 1", "names": ["a", "b", "c", "d"],
-                            "kinds": ["human", "basic", "basic", "basic"],
+        record.meta.update({"format": "uno-attack play 1", "names": record.meta["players"],
+                            "kinds": ["human", "basic", "basic", "basic"], "seed": 1,
+                            "policy": "attack",
                             "match": {"scores": [0] * 4, "active": [0, 1, 2, 3],
-                                      "dealer": 0, "round_no": 1}})
+                                      "dealer": record.dealer, "round_no": 1}})
         record.steps = []
         record.fires = []
         record.save(journal)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Static
 
-from tests.net.helpers import host_config, log_of, running_host, url_of
+from tests.net.helpers import NOTHING_FIRES, host_config, log_of, running_host, url_of
 from uno_attack.net.join_app import JoinApp, action_label
 
 EXE = Path(sys.executable).parent / "uno-attack"
@@ -27,7 +27,7 @@ def text_of(app: JoinApp, widget: str) -> str:
 
 
 async def test_join_shows_the_seat_and_sends_the_chosen_action(tmp_path: Path) -> None:
-    config = host_config(tmp_path, humans=("Ann",), players=2, launcher="fixed:0")
+    config = host_config(tmp_path, humans=("Ann",), players=2, launcher=NOTHING_FIRES)
     async with running_host(config) as host:
         flow = host.flow
         app = JoinApp(url_of(host, "Ann"))

@@ -15,7 +15,7 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 from textual.widgets import Static
 
-from tests.net.helpers import deal, host_config, running_host, url_of
+from tests.net.helpers import NOTHING_FIRES, deal, host_config, running_host, url_of
 from uno_attack.net.host import Host
 from uno_attack.net.join_app import JoinApp
 
@@ -175,7 +175,7 @@ async def test_the_watch_page_shows_the_table_without_a_hand(tmp_path: Path) -> 
 
 
 async def test_a_wild_asks_for_a_colour_and_a_trade_hands_for_a_seat(tmp_path: Path) -> None:
-    config = host_config(tmp_path, humans=("Ann", "Bob"), players=3, launcher="fixed:0")
+    config = host_config(tmp_path, humans=("Ann", "Bob"), players=3, launcher=NOTHING_FIRES)
     async with running_host(config) as host, async_playwright() as pw:
         deal(host, ["W GT R5 G2", "B1 B2 B3", "Y1 Y2 Y3"], "R3", dealer=2)
         browser = await launch(pw)

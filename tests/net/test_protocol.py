@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.net.helpers import (
+    NOTHING_FIRES,
     connect,
     host_config,
     next_of,
@@ -246,7 +247,7 @@ def test_tokens_are_long_random_and_distinct(tmp_path: Path) -> None:
 
 async def test_one_token_on_several_devices_each_gets_the_seats_views(tmp_path: Path) -> None:
     async with running_host(host_config(tmp_path, humans=("Ann", "Bob"), players=2,
-                                        launcher="fixed:0")) as host:
+                                        launcher=NOTHING_FIRES)) as host:
         seat = host.flow.game.to_act
         name = ["Ann", "Bob"][seat]  # type: ignore[index]
         phone, laptop = await connect(url_of(host, name)), await connect(url_of(host, name))
@@ -261,7 +262,7 @@ async def test_one_token_on_several_devices_each_gets_the_seats_views(tmp_path: 
 
 async def test_a_hundred_watchers_all_see_every_change(tmp_path: Path) -> None:
     async with running_host(host_config(tmp_path, humans=("Ann",), players=2,
-                                        launcher="fixed:0")) as host:
+                                        launcher=NOTHING_FIRES)) as host:
         watchers = [await connect(url_of(host, None)) for _ in range(100)]
         ann = await connect(url_of(host, "Ann"))
         await until(ann, lambda v: v["turn"] == 0 and bool(v["legal"]))

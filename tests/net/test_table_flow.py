@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 from tests.net.helpers import (
+    NOTHING_FIRES,
     ManualClock,
     connect,
     deal,
@@ -52,7 +53,7 @@ async def test_the_game_waits_for_an_away_seat_then_a_bot_stands_in_until_it_is_
         tmp_path: Path) -> None:
     clock = ManualClock()
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, away_seconds=60,
-                         launcher="fixed:0")
+                         launcher=NOTHING_FIRES)
     async with running_host(config, clock=clock) as host:
         game = host.flow.game
         seat = game.to_act
@@ -89,7 +90,7 @@ async def test_a_seat_that_leaves_at_its_turn_waits_the_away_time_from_then(
         tmp_path: Path) -> None:
     clock = ManualClock()
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, away_seconds=30,
-                         launcher="fixed:0")
+                         launcher=NOTHING_FIRES)
     async with running_host(config, clock=clock) as host:
         seat = host.flow.game.to_act
         name = ["Ann", "Bob"][seat]  # type: ignore[index]
@@ -111,7 +112,7 @@ async def test_a_seat_that_leaves_at_its_turn_waits_the_away_time_from_then(
 async def test_the_turn_timer_presses_for_a_slow_person(tmp_path: Path) -> None:
     clock = ManualClock()
     config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, turn_seconds=20,
-                         launcher="fixed:0")
+                         launcher=NOTHING_FIRES)
     async with running_host(config, clock=clock) as host:
         seat = host.flow.game.to_act
         name = ["Ann", "Bob"][seat]  # type: ignore[index]
@@ -218,9 +219,11 @@ async def test_nothing_stalls_while_the_launcher_runs(tmp_path: Path) -> None:
             await asyncio.sleep(0.01)
         late = await connect(url_of(host, other))  # served while the motor "runs"
         assert late.view["busy"] == seat  # type: ignore[index]
-        await late.act("press")
-        assert "wait" in (await next_of(late, "error"))["message"]
+        await late.act("press")  # read once the press is made: its view comes first
         gate.set()
+        await until(late, lambda v: v["busy"] is None
+                    and v["log"][-1].endswith("says how many came out"))
+        assert "wait" in (await next_of(late, "error"))["message"]  # the prompt is open
         await until(actor, lambda v: "prompt" in v)
         for client in (actor, late):
             await client.close()

@@ -1,15 +1,14 @@
-"""The physical model of the dispenser: timing, counts, jams, faults, the runner."""
+"""The physical model of the dispenser: timing, counts, jams, faults."""
 
 from __future__ import annotations
 
 import math
-import threading
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim_launcher.physical import DispenserModel, DispenserParams, ModelRunner
+from sim_launcher.physical import DispenserModel, DispenserParams
 
 NO_JAMS = DispenserParams(jam_probability=0.0)
 
@@ -165,38 +164,3 @@ class TestFaults:
             DispenserParams(jam_probability=2)
         with pytest.raises(ValueError, match="duty"):
             DispenserModel().set_motor(1.5)
-
-
-class TestRunner:
-    def test_runner_keeps_scaled_time_and_reports_every_edge(self) -> None:
-        model = DispenserModel(NO_JAMS)
-        edges: list[bool] = []
-        three = threading.Event()
-
-        def on_change() -> None:
-            if not edges or edges[-1] != model.beam_blocked:
-                edges.append(model.beam_blocked)
-                if edges.count(False) >= 4:  # the first False is the start
-                    three.set()
-
-        runner = ModelRunner(model, time_scale=50, on_change=on_change)
-        edges.append(model.beam_blocked)
-        runner.start()
-        try:
-            runner.set_motor(1.0)
-            assert three.wait(5)
-        finally:
-            runner.stop()
-        assert edges[:7] == [False, True, False, True, False, True, False]
-
-    def test_scheduled_actions_run_in_model_time_order(self) -> None:
-        runner = ModelRunner(DispenserModel(), time_scale=100)
-        done: list[str] = []
-        runner.start()
-        try:
-            runner.schedule(200, lambda: done.append("late"))
-            runner.schedule(100, lambda: done.append("early"))
-            assert runner.wait_idle(5)
-        finally:
-            runner.stop()
-        assert done == ["early", "late"]

@@ -9,12 +9,14 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from uno_attack.actions import Action, Verb
 from uno_attack.launcher import Launcher
 from uno_attack.options import Options
 from uno_attack.rules import ATTACK
 from uno_attack.session import GameConfig, Session
 from uno_attack.transcript import Transcript
 from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.screens.start import StartScreen
 
 
 def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
@@ -64,7 +66,9 @@ async def settle(pilot: Pilot[Any], until: Callable[[], bool] | None = None,
 
 def waiting_for_person(app: UnoAttackApp) -> bool:
     """True when only a person can move the game on (or a dialog is up)."""
-    if app.table_screen is None or app.busy:
+    if app.table_screen is None:
+        return isinstance(app.screen, StartScreen)  # resume the saved game, or a new one?
+    if app.busy:
         return False
     if app.screen is not app.table_screen:
         return True
@@ -89,3 +93,16 @@ def run(test: Callable[[Pilot[Any]], Awaitable[None]], app: UnoAttackApp,
 
 def log_text(app: UnoAttackApp) -> str:
     return "\n".join(app.log_lines)
+
+
+def save_a_game(path: Path, presses: int = 3) -> None:
+    """Write a real save at ``path``: a game of three, some presses in (the person
+    presses on each turn; the bots play), as ``uno-attack play`` writes it."""
+    session = Session(GameConfig(players=3, seed=3, launcher="fixed:1", save=path))
+    session.start_round()
+    while len(session.table.record.fires) < presses:
+        seat = session.game.to_act
+        assert seat is not None
+        action = Action.press(seat) if session.is_human(seat) else session.bot_choice(seat)
+        session.perform(action, fired=1 if action.verb is Verb.PRESS else None)
+    session.close()

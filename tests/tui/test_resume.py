@@ -3,15 +3,9 @@ same state, and the journal replays with ``uno-attack replay``."""
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
-import select
 import signal
-import struct
 import subprocess
 import sys
-import termios
 import time
 from pathlib import Path
 from typing import Any
@@ -19,56 +13,10 @@ from typing import Any
 from textual.pilot import Pilot
 
 from tests.tui.helpers import run, settle
+from tests.tui.ptygame import PtyGame, game_env
 from uno_attack.cli.play import build_app
 from uno_attack.replay import replay
 from uno_attack.transcript import ActionStep, load
-
-
-class PtyGame:
-    """``uno-attack play`` running in a pseudo-terminal of a given size."""
-
-    def __init__(self, args: list[str], env: dict[str, str], size: tuple[int, int] = (80, 24)):
-        self.master, slave = pty.openpty()
-        cols, rows = size
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        self.proc = subprocess.Popen([sys.executable, "-m", "uno_attack", "play", *args],
-                                     stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     close_fds=True, start_new_session=True)
-        os.close(slave)
-        self.output = b""
-
-    def read(self, timeout: float = 0.05) -> None:
-        while select.select([self.master], [], [], timeout)[0]:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            self.output += chunk
-            timeout = 0
-
-    def wait_for(self, needle: bytes, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.output:
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise AssertionError(f"{needle!r} never appeared; exit {self.proc.poll()}")
-            self.read()
-
-    def send(self, keys: str) -> None:
-        os.write(self.master, keys.encode())
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(5)
-        os.close(self.master)
-
-
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               TERM="xterm-256color", COLUMNS="80", LINES="24")
-    return env
 
 
 def _actions(path: Path) -> int:
@@ -80,7 +28,7 @@ def _actions(path: Path) -> int:
 
 def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
     save = tmp_path / "state" / "uno-attack" / "game.json"  # the documented default path
-    game = PtyGame(["--seed", "5", "--bot-delay", "0", "--no-animation"], _env(tmp_path))
+    game = PtyGame(["--seed", "5", "--bot-delay", "0", "--no-animation"], game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")
         deadline = time.monotonic() + 20
@@ -117,12 +65,12 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
 
 def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    first = PtyGame(["--seed", "9", "--bot-delay", "0", "--save", str(save)], _env(tmp_path))
+    first = PtyGame(["--seed", "9", "--bot-delay", "0", "--save", str(save)], game_env(tmp_path))
     try:
         first.wait_for(b"Your hand")
     finally:
         first.kill()
-    again = PtyGame(["--resume", "--save", str(save), "--bot-delay", "0"], _env(tmp_path))
+    again = PtyGame(["--resume", "--save", str(save), "--bot-delay", "0"], game_env(tmp_path))
     try:
         again.wait_for(b"Resumed round 1")
         again.send("q")
@@ -137,7 +85,7 @@ def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
 def test_sigterm_ends_the_game_cleanly_and_keeps_it(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     game = PtyGame(["--seed", "4", "--bot-delay", "0", "--save", str(save),
-                    "--launcher", "gpio:emulated,scale=50"], _env(tmp_path))
+                    "--launcher", "gpio:emulated,scale=50"], game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")
         game.proc.send_signal(signal.SIGTERM)

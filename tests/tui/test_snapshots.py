@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, make_app, settle
+from tests.tui.helpers import deal, make_app, save_a_game, settle
+from uno_attack.journal import SaveFailure
 from uno_attack.options import Options
+from uno_attack.saved_game import read_saved_game
+from uno_attack.session import GameConfig, Session
+from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.screens.dialogs import SaveProblemScreen
+from uno_attack.tui.screens.start import SavedGameOffer
 
 HANDS_4 = ["WA RT R5 B7 G2 YS Y9 RH", "G1 G2 G3 G4 G5", "Y1 Y2 Y3 Y4", "B1 B2 B3"]
 
@@ -56,3 +63,25 @@ def test_scoreboard(snap_compare: Any, tmp_path: Path) -> None:
 def test_help(snap_compare: Any, tmp_path: Path) -> None:
     app = make_app(tmp_path, the_deal=deal(HANDS_4, "R3"))
     assert snap_compare(app, terminal_size=(100, 40), run_before=_settled("question_mark"))
+
+
+def test_save_problem(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(tmp_path, the_deal=deal(HANDS_4, "R3"))
+    failure = SaveFailure(Path("/home/ann/.local/state/uno-attack/game.json"),
+                          "No space left on device")
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        app.push_screen(SaveProblemScreen(failure))
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=before)
+
+
+def test_start_screen_offers_the_unfinished_game(snap_compare: Any, tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    save_a_game(save)
+    saved = replace(read_saved_game(save), path=Path("/home/ann/.local/state/uno-attack/game.json"))
+    config = GameConfig(save=save)
+    offer = SavedGameOffer(saved, resume=lambda: Session(config), start_new=lambda: Session(config))
+    assert snap_compare(UnoAttackApp(None, config=config, offer=offer))

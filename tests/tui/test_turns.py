@@ -42,8 +42,13 @@ def test_trade_hands_opens_the_seat_picker(tmp_path: Path) -> None:
         assert isinstance(app.screen, SeatPicker)
         await pilot.press("1")  # the first choice: Ada, seat 1
         await settle(pilot, lambda: "trading hands with Ada" in log_text(app))
-        assert Card.parse("RT") in app.session.game.discard
-        assert app.session.game.hands[0] != []
+        game = app.session.game
+        assert Card.parse("RT") in game.discard
+        assert game.hands[0] == [Card.parse("G1"), Card.parse("G2")]  # Ada's hand, now mine
+        for code in ("R5", "B7", "B8"):  # mine, now Ada's (she may have played one since)
+            card = Card.parse(code)
+            assert card in game.hands[1] or card in game.discard
+        assert Card.parse("G1") not in game.hands[1]
 
     run(body, app)
 
@@ -108,10 +113,10 @@ def test_forgetting_uno_gets_you_caught(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("1")
-        await settle(pilot, lambda: "caught You" in log_text(app))
+        await settle(pilot, lambda: "caught you" in log_text(app))
         await settle(pilot)
         log = log_text(app)
-        assert "Ada caught You without UNO: You press twice" in log
+        assert "Ada caught you without UNO: you owe 2 presses" in log
 
     run(body, app)
 

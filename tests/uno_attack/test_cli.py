@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from uno_attack.replay import replay
+from uno_attack.transcript import load
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "transcripts"
 
@@ -15,6 +20,31 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "transcripts"
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "uno_attack", *args], capture_output=True,
                           text=True, timeout=120, cwd=cwd)
+
+
+def run_with_terminal_stderr(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command with its stderr on a pseudo-terminal (as in a shell) and its stdout
+    piped; what the terminal showed comes back as ``stderr``."""
+    main, terminal = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"}
+    with subprocess.Popen([sys.executable, "-m", "uno_attack", *args], stdout=subprocess.PIPE,
+                          stderr=terminal, stdin=subprocess.DEVNULL, env=env) as child:
+        os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal closed with the command
+                break
+            if not chunk:
+                break
+            shown += chunk
+        assert child.stdout is not None
+        out = child.stdout.read()
+        returncode = child.wait(timeout=120)
+    os.close(main)
+    return subprocess.CompletedProcess(child.args, returncode, out.decode(),
+                                       shown.decode(errors="replace"))
 
 
 def test_help_lists_commands() -> None:
@@ -110,9 +140,12 @@ class TestSimulate:
         assert first.stdout == second.stdout
         data = json.loads(first.stdout)
         assert set(data) == {"games", "actions", "presses", "cards_fired", "mean_actions",
-                             "wins"}
+                             "wins", "wins_by_kind"}
         assert set(data["wins"]) == {"basic", "random-1", "random-2"}
         assert sum(data["wins"].values()) == data["games"] == 20
+        wins = data["wins"]
+        assert data["wins_by_kind"] == {"basic": wins["basic"],
+                                        "random": wins["random-1"] + wins["random-2"]}
         assert data["mean_actions"] == pytest.approx(data["actions"] / 20, abs=1e-3)
 
     def test_saved_rounds_replay(self, tmp_path: Path) -> None:
@@ -126,6 +159,33 @@ class TestSimulate:
         assert replayed.returncode == 0, replayed.stdout
         assert replayed.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
+    def test_first_dealer_deals_every_round(self, tmp_path: Path) -> None:
+        result = run("simulate", "--games", "6", "--players", "4", "--seed", "3",
+                     "--option", "first_dealer=1", "--save", str(tmp_path))
+        assert result.returncode == 0, result.stderr
+        rounds = [load(p) for p in sorted(tmp_path.glob("*.json"))]
+        assert [r.dealer for r in rounds] == [1] * 6
+        assert {r.options.first_dealer for r in rounds} == {1}
+        assert all(replay(r).passed for r in rounds)
+
+    def test_the_match_mode_scores_each_round_and_is_recorded(self, tmp_path: Path) -> None:
+        result = run("simulate", "--games", "4", "--players", "3", "--seed", "5",
+                     "--option", "match=lowest", "--option", "target=40",
+                     "--save", str(tmp_path))
+        assert result.returncode == 0, result.stderr
+        for path in sorted(tmp_path.glob("*.json")):
+            record = load(path)
+            assert (record.options.match, record.options.target) == ("lowest", 40)
+            played = replay(record)
+            assert played.passed, played.failure
+            game = played.round
+            result = record.score(game)
+            assert result is not None
+            # lowest: every player adds their own hand (RULES.md 8)
+            assert list(result.round_points) == [game.rules.hand_points(h) for h in game.hands]
+            if max(result.scores) >= 40:
+                assert result.match_winner is not None
+
     @pytest.mark.parametrize("rules", [("--option", "rules=classic"), ("--preset", "party"),
                                        ("--preset", "no-mercy", "--option", "rules=classic")])
     def test_rule_sets_and_presets_play_and_replay(self, tmp_path: Path,
@@ -135,7 +195,7 @@ class TestSimulate:
         assert result.returncode == 0, result.stderr
         files = sorted(str(p) for p in tmp_path.glob("*.json"))
         saved = json.loads(Path(files[0]).read_text())
-        assert saved["options"]["match"] == "single"
+        assert "match" not in saved["options"]  # the default points match, as asked
         if "party" in rules:
             assert saved["options"]["stacking"] == "up"  # the options the preset expands to
         if "rules=classic" in rules:
@@ -143,7 +203,57 @@ class TestSimulate:
         replayed = run("replay", *files)
         assert replayed.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
 
+    def test_workers_change_nothing_in_the_output_or_the_saved_rounds(
+            self, tmp_path: Path) -> None:
+        args = ("simulate", "--games", "40", "--players", "3", "--bots", "basic,random,random",
+                "--seed", "11", "--option", "jump_in=any")
+        one, two = tmp_path / "one", tmp_path / "two"
+        alone = run(*args, "--workers", "1", "--save", str(one))
+        spread = run(*args, "--workers", "2", "--save", str(two))
+        assert alone.returncode == spread.returncode == 0, spread.stderr
+        assert alone.stdout == spread.stdout
+        assert "wins by kind" in alone.stdout
+        saved = sorted(p.name for p in one.iterdir())
+        assert saved == sorted(p.name for p in two.iterdir())
+        assert len(saved) == 40
+        assert all((one / name).read_bytes() == (two / name).read_bytes() for name in saved)
+        assert alone.stderr == spread.stderr == ""  # piped: no progress bar
+
+    @pytest.mark.parametrize("workers", ["1", "2"])
+    def test_a_progress_bar_on_a_terminal_only(self, workers: str) -> None:
+        args = ("simulate", "--games", "120", "--bots", "random", "--seed", "5",
+                "--workers", workers)
+        shown = run_with_terminal_stderr(*args)
+        assert shown.returncode == 0
+        assert "rounds" in shown.stderr
+        assert "120/120" in shown.stderr  # the bar ends full
+        assert shown.stdout == run(*args).stdout  # and the output is the same
+        quiet = run_with_terminal_stderr(*args, "--json")
+        assert quiet.returncode == 0
+        assert quiet.stderr == ""
+        assert json.loads(quiet.stdout)["games"] == 120
+
+    def test_a_list_of_kinds_counts_each_kind_and_sets_the_players(self) -> None:
+        result = run("simulate", "--games", "30", "--bots", "basic,random", "--seed", "2",
+                     "--json")
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+        assert list(data["wins"]) == ["basic-1", "random-2"]  # two seats, from the list
+        assert data["wins_by_kind"] == {"basic": data["wins"]["basic-1"],
+                                        "random": data["wins"]["random-2"]}
+        text = run("simulate", "--games", "30", "--bots", "basic,random", "--seed", "2")
+        by_kind = text.stdout.split("wins by kind\n")[1].split()
+        assert by_kind == [word for kind, won in data["wins_by_kind"].items()
+                           for word in (kind, str(won), f"{100 * won / 30:.1f}", "%")]
+
     @pytest.mark.parametrize(("args", "fragment"), [
+        (("--bots", "smart2,basic", "--players", "2"),
+         "--bots smart2,basic: unknown bot kind 'smart2' (known: random, basic"),
+        (("--bots", "basic,random", "--players", "3"), "2 kinds for 3 players"),
+        (("--workers", "0"), "--workers 0: must be a whole number from 1 to 256"),
+        (("--workers", "two"), "--workers two: must be a whole number from 1 to 256"),
+        (("--workers", "-2"), "--workers -2: must be a whole number"),
+        (("--workers", "1000"), "--workers 1000: must be a whole number from 1 to 256"),
         (("--option", "stacking=true"), "option 'stacking' = 'true': expected one of off"),
         (("--option", "stackin=up"), "unknown option 'stackin'"),
         (("--option", "rounds=3"), "option 'rounds' = 3: only with match = net"),
@@ -153,13 +263,35 @@ class TestSimulate:
         (("--players", "3", "--option", "teams=2"), "option 'teams' = 2: 3 players"),
         (("--option", "target=-5"), "option 'target' = '-5'"),
         (("--policy", "wild"), "unknown policy 'wild'"),
+        (("--option", "first_dealer=9"), "option 'first_dealer' = 9: no such seat among 4"),
+        (("--option", "hand_size=40"), "option 'hand_size' = 40"),
+        (("--option", "next_dealer=left"), "--option next_dealer: every simulated round"),
+        (("--seed", "٣"), "argument --seed: '٣' is not a whole number"),
+        (("--games", "1e3"), "argument --games: '1e3' is not a whole number"),
+        (("--players", "11"), "--players 11: must be 2 to 10"),
     ])
-    def test_bad_input_one_line_no_traceback(self, args: tuple[str, ...], fragment: str) -> None:
-        result = run("simulate", "--games", "1", *args)
+    def test_bad_input_one_line_no_traceback(self, tmp_path: Path, args: tuple[str, ...],
+                                             fragment: str) -> None:
+        rounds = tmp_path / "rounds"
+        result = run("simulate", "--games", "1", "--save", str(rounds), *args)
         assert result.returncode == 2
         assert fragment in result.stderr
         assert "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+        assert not rounds.exists()  # refused before anything is written
+
+    def test_save_folders_that_cannot_hold_rounds(self, tmp_path: Path) -> None:
+        file = tmp_path / "file.json"
+        file.write_text("mine")
+        missing = tmp_path / "no"
+        for folder, fragment in [(file, "is a file, not a folder"),
+                                 (missing / "rounds", f"the folder {missing} does not exist"),
+                                 (Path("/proc/rounds"), "cannot write in /proc")]:
+            result = run("simulate", "--games", "1", "--save", str(folder))
+            assert result.returncode == 2, result.stdout
+            assert f"--save {folder}: {fragment}" in result.stderr
+            assert len(result.stderr.strip().splitlines()) == 1
+        assert file.read_text() == "mine"
 
 
 class TestLauncherStats:

@@ -29,6 +29,7 @@ from uno_attack.bots import make_bot
 from uno_attack.cards import COLORS
 from uno_attack.engine import Phase, Round
 from uno_attack.errors import IllegalActionError, OptionError
+from uno_attack.journal import Journal
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import OPTION_SPECS, Options
@@ -224,7 +225,7 @@ def play_table(seed: int, players: int, chosen: Options, tmp: Path | None = None
     bots = [make_bot("random" if i % 2 else "basic", f"p{i}", seed=f"{seed}:{i}")
             for i in range(players)]
     table = Table(game, bots, open_launcher("sim", seed=seed), record,
-                  reload_rng=match.reload_rng(), journal=tmp)
+                  reload_rng=match.reload_rng(), journal=Journal(tmp) if tmp else None)
     for _ in range(STEPS):
         if game.over:
             break

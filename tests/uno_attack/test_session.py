@@ -10,6 +10,7 @@ from tests.tui.helpers import deal
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import BasicBot
 from uno_attack.launcher import EjectStatus, PressResult
+from uno_attack.options import Options
 from uno_attack.session import (
     GameConfig,
     ResumeError,
@@ -83,6 +84,22 @@ def test_resume_without_a_save_says_so(tmp_path: Path) -> None:
         Session.resume(GameConfig(save=tmp_path / "none.json"))
 
 
+def test_a_match_of_bots_only_plays_to_its_end_headless() -> None:
+    """``--humans none`` in the game; without a screen, the session plays it alone."""
+    session = Session(GameConfig(humans=[], players=3, launcher="sim", seed=2, save=None,
+                                 options=Options(target=60)))
+    rounds = 0
+    while not session.match.over:
+        session.start_round()
+        session.table.play_round()
+        session.finish_round()
+        rounds += 1
+    assert session.human_seats == []
+    assert session.match.winner is not None
+    assert max(session.match.scores) >= 60
+    assert len(session.match.history) == rounds
+
+
 def test_resuming_a_classic_game_ejects_nothing(tmp_path: Path) -> None:
     """A classic draw ejects its cards from the launcher serving as the pile; rebuilding the
     game from its journal must not eject them again."""
@@ -90,20 +107,20 @@ def test_resuming_a_classic_game_ejects_nothing(tmp_path: Path) -> None:
     from uno_attack.options import Options
 
     save = tmp_path / "classic.json"
-    config = GameConfig(humans=[], players=3, seed=2, save=save, launcher="fixed:0",
+    config = GameConfig(humans=[], players=3, seed=2, save=save, launcher="fixed:1",
                         options=Options(rules="classic"))
-    launcher = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:0")
+    launcher = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:1")
     session = Session(config, launcher=launcher)
     session.start_round()
     for _ in range(30):
         if session.game.over:
             break
         session.perform(session.bot_choice(session.game.to_act))
-    ejected = launcher.emulation.model.cards_out  # type: ignore[attr-defined]
+    ejected = launcher.emulation.world.model.cards_out  # type: ignore[attr-defined]
     assert ejected == session.table.cards_taken > 0
     session.close()
-    again = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:0")
+    again = open_launcher("gpio:emulated,scale=50", seed=2, policy="fixed:1")
     resumed = Session.resume(GameConfig(save=save), launcher=again)
     assert resumed.game.snapshot() == session.game.snapshot()
-    assert again.emulation.model.cards_out == 0  # type: ignore[attr-defined]
+    assert again.emulation.world.model.cards_out == 0  # type: ignore[attr-defined]
     resumed.close()

@@ -17,7 +17,7 @@ def test_a_launcher_serves_as_the_draw_pile_one_eject_per_draw() -> None:
                   seed="draw-pile")
     game, record = match.deal_round()
     players = [make_bot("basic", n, seed=f"pile:{n}") for n in names]
-    with open_launcher("gpio:emulated,scale=50", seed=5, policy="fixed:0") as launcher:
+    with open_launcher("gpio:emulated,scale=50", seed=5, policy="fixed:1") as launcher:
         hardware = launcher.emulation  # type: ignore[attr-defined]
         table = Table(game, players, launcher, record, reload_rng=match.reload_rng())
         for _ in range(40):
@@ -29,7 +29,7 @@ def test_a_launcher_serves_as_the_draw_pile_one_eject_per_draw() -> None:
                 assert event.press is not None
                 assert event.press.asked == event.press.fired == len(event.fired)
         assert table.takes > 0
-        assert hardware.model.cards_out == table.cards_taken
+        assert hardware.world.model.cards_out == table.cards_taken
         assert record.fires == []  # a draw uses no fires number (VARIANTS.md E2)
 
 

@@ -39,7 +39,7 @@ def open_emulated_launcher() -> Iterator[OpenEmulated]:
         launcher = open_gpio(spec, pin_map, make_policy(policy, seed=seed), seed=seed)
         assert launcher.emulation is not None
         if hopper != 112:
-            launcher.emulation.model.refill(hopper)
+            launcher.emulation.world.fill(hopper, reload=True)
         opened.append(launcher)
         return launcher
 

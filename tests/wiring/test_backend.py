@@ -58,16 +58,16 @@ class TestAWholeGame:
                 fired += result.fired
                 if inside < 12:
                     inside = 60   # the discard pile is reshuffled and loaded back in
-            assert fired == hardware.model.cards_out
+            assert fired == hardware.world.model.cards_out
             assert fired > 150
             assert "emulated GPIO launcher" in launcher.description
         assert launcher.closed
-        assert hardware.model.duty == 0
+        assert hardware.world.model.duty == 0
 
     def test_standalone_hopper_is_reloaded_when_dry(self) -> None:
         with open_launcher("gpio:emulated,scale=25", policy="fixed:12") as launcher:
             hardware = launcher.emulation  # type: ignore[attr-defined]
-            hardware.model.refill(5)
+            hardware.world.fill(5, reload=True)
             first = launcher.press()
             assert (first.status, first.fired) == (EjectStatus.EMPTY, 5)
             second = launcher.press()
@@ -99,4 +99,4 @@ class TestTableLoop:
             assert table.over
             assert result.winner in range(3)
             assert table.takes > 0
-            assert table.cards_taken == hardware.model.cards_out
+            assert table.cards_taken == hardware.world.model.cards_out

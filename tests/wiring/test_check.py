@@ -43,9 +43,9 @@ def test_a_person_who_sees_no_light_fails_the_led(emulated: tuple) -> None:  # t
     def act(action: str, text: str) -> None:
         original(action, text)
         if action == "push":
-            hardware.push_button()
+            hardware.world.push_button()
         elif action in ("block", "unblock"):
-            hardware.block_beam(action == "block")
+            hardware.world.block_beam(action == "block")
 
     helper.request = act  # type: ignore[method-assign]
     check = WiringCheck(devices, ejector, helper, say=said.append)

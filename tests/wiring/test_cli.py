@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from sim_launcher.world import FAULTS
+
 FAULT_BREAKS = {
     "jam": "feed",
     "empty": "feed",
@@ -20,6 +22,9 @@ FAULT_BREAKS = {
     "button-dead": "button",
     "motor-dead": "motor",
     "bouncy-button": "button",
+    "led-dead": "led",
+    "buzzer-broken": "buzzer",
+    "roller-slipping": "feed",
 }
 
 
@@ -43,6 +48,9 @@ class TestWiringCheck:
         assert verdicts(run.stdout) == {part: "pass" for part in
                                         ("button", "beam", "motor", "feed", "led", "buzzer")}
         assert "every part passed" in run.stdout
+
+    def test_every_fault_of_the_world_is_checked(self) -> None:
+        assert set(FAULT_BREAKS) == set(FAULTS)
 
     @pytest.mark.parametrize("fault", sorted(FAULT_BREAKS))
     def test_each_fault_fails_exactly_its_part(self, fault: str) -> None:
@@ -158,3 +166,73 @@ class TestLauncherRun:
         assert "press 1: fired" in log
         assert "(stopped)" in log
         assert "stopped: motor off, pins released (closed)" in log
+
+    def test_ctrl_c_stops_the_serial_launcher_mid_eject(self) -> None:
+        def push_when_ready(daemon: Daemon, line: str) -> None:
+            if "ready:" in line:
+                daemon.send("push\n")
+
+        daemon = Daemon("--launcher", "serial:emulated", "--policy", "fixed:12", "-v",
+                        on_line=push_when_ready)
+        daemon.wait_for("asking the board to eject 12")
+        assert daemon.stop(signal.SIGINT) == 0
+        log = daemon.log
+        assert "stopping: SIGINT" in log
+        assert "(stopped)" in log                     # the board ended it DONE … stopped
+        assert "stopped: motor off, pins released (closed)" in log
+        assert "Traceback" not in log
+
+    def test_standalone_mode_drives_the_serial_launcher(self) -> None:
+        """Regression: ``launcher run --launcher serial:…`` said "not a GPIO launcher"."""
+        daemon = Daemon("--launcher", "serial:emulated", "--policy", "fixed:2", "--seed", "4",
+                        "--presses", "3")
+        daemon.send("push\npush\npush\n")
+        assert daemon.proc.wait(60) == 0, daemon.log
+        daemon.stop(signal.SIGTERM)
+        log = daemon.log
+        assert "ready: serial launcher on" in log
+        for n in (1, 2, 3):
+            assert f"press {n}: fired 2 of 2 (ok)" in log
+        assert "stopping: 3 presses done" in log
+        assert "stopped: motor off, pins released (closed)" in log
+        assert "Traceback" not in log
+
+
+class TestLauncherRunRefuses:
+    @pytest.mark.parametrize(("args", "names"), [
+        (["--presses", "0"], "--presses: '0'"),
+        (["--presses", "-1"], "--presses: '-1'"),
+        (["--presses", "３"], "--presses: '３'"),
+        (["--press-every", "0"], "--press-every: '0'"),
+        (["--press-every", "-1"], "--press-every: '-1'"),
+        (["--press-every", "nan"], "--press-every: 'nan'"),
+        (["--press-every", "inf"], "--press-every: 'inf'"),
+        (["--seed", "٣"], "--seed: '٣'"),
+        (["--launcher", "gpio:emulated", "--policy", "fixed:0"], "'fixed:0'"),
+        (["--launcher", "gpio:emulated", "--policy", "fixed:１２"], "'fixed:１２'"),
+        (["--launcher", "gpio:emulated,scale=nan"], "scale=nan"),
+        (["--launcher", "sim"], "'sim' has no dispenser button"),
+        (["--launcher", "serial:emulated", "--pins", "pins.toml"], "--pins pins.toml"),
+    ])
+    def test_bad_arguments_are_one_clean_error(self, args: list[str], names: str) -> None:
+        run = subprocess.run([sys.executable, "-m", "uno_attack", "launcher", "run", *args],
+                             capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+                             check=False)
+        assert run.returncode == 2, run.stderr
+        assert names in run.stderr.splitlines()[-1]
+        assert "Traceback" not in run.stderr
+
+    @pytest.mark.parametrize("where", ["file", "folder", "missing", "proc", "fifo"])
+    def test_a_serial_port_that_is_no_port(self, tmp_path: Path, where: str) -> None:
+        path = {"file": tmp_path / "file", "folder": tmp_path, "missing": tmp_path / "no" / "x",
+                "proc": Path("/proc/self/status"), "fifo": tmp_path / "fifo"}[where]
+        if where == "file":
+            path.write_text("not a port")
+        if where == "fifo":
+            os.mkfifo(path)
+        run = subprocess.run([sys.executable, "-m", "uno_attack", "launcher", "run",
+                              "--launcher", f"serial:{path}"], capture_output=True, text=True,
+                             timeout=30, stdin=subprocess.DEVNULL, check=False)
+        assert run.returncode == 2
+        assert f"cannot open serial port {path}" in run.stderr.splitlines()[-1]
+        assert "Traceback" not in run.stderr

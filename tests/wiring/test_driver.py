@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import statistics
 import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytest_mock import MockerFixture
 
+from sim_launcher.policies import BurstPolicy, PolicyTable
+from sim_launcher.world import Indicator
 from uno_attack.launcher import EjectStatus
 from wiring.backend import GpioLauncher
 
@@ -51,7 +55,7 @@ class TestCounting:
                                                      open_emulated_launcher: OpenEmulated
                                                      ) -> None:
         launcher = open_emulated_launcher()
-        model = launcher.emulation.model  # type: ignore[union-attr]
+        model = launcher.emulation.world.model  # type: ignore[union-attr]
         for k in range(1, 13):
             before = model.cards_out
             result = launcher.eject(k)
@@ -74,18 +78,17 @@ class TestCounting:
                                           faults=fault)
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.refill = False     # the hopper holds what the test gave it
-        hardware.model.refill(hopper)
+        hardware.world.fill(hopper)  # the hopper holds what the test gave it
         for k in bursts:
-            before = hardware.model.cards_out
+            before = hardware.world.model.cards_out
             result = launcher.eject(k)
-            out = hardware.model.cards_out - before
+            out = hardware.world.model.cards_out - before
             if fault == ("beam-stuck",):
                 assert result.fired == 0  # the beam saw nothing, whatever left
             else:
                 assert result.fired == out, result
             assert result.fired <= k
-            assert hardware.model.duty == 0
+            assert hardware.world.model.duty == 0
 
 
 class TestStops:
@@ -96,15 +99,13 @@ class TestStops:
         hardware = launcher.emulation
         assert hardware is not None
         assert launcher.eject(2).fired == 2
-        with hardware.runner.lock:
-            hardware.runner.sync()
-            hardware.model.force_jam(stuck=True)
+        hardware.world.inject("jam")
         result = launcher.eject(3)
         assert result.status is EjectStatus.JAM
         assert result.fired == 0
         assert "jammed or empty" in result.detail
-        assert hardware.model.duty == 0
-        assert hardware.model.cards_out == 2
+        assert hardware.world.model.duty == 0
+        assert hardware.world.model.cards_out == 2
         # it tried one reverse pulse first: IN2 went high during the eject
         assert any(s.state for s in hardware.pins["motor_in2"].states)
 
@@ -114,7 +115,7 @@ class TestStops:
         launcher = open_emulated_launcher()
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.model.force_jam()
+        hardware.world.call(hardware.world.model.force_jam)
         result = launcher.eject(3)
         assert result.status is EjectStatus.OK
         assert result.fired == 3
@@ -129,8 +130,8 @@ class TestStops:
         result = launcher.eject(5, available=3)  # the game says 3 cards are inside
         assert result.status is EjectStatus.EMPTY
         assert result.fired == 3
-        assert hardware.model.cards_out == 3
-        assert hardware.model.duty == 0
+        assert hardware.world.model.cards_out == 3
+        assert hardware.world.model.duty == 0
         again = launcher.eject(1, available=0)
         assert (again.status, again.fired) == (EjectStatus.EMPTY, 0)
 
@@ -142,7 +143,7 @@ class TestStops:
         assert result.status is EjectStatus.TIMEOUT
         assert "max_ms" in result.detail
         assert 1 <= result.fired < 12
-        assert result.fired == hardware.model.cards_out
+        assert result.fired == hardware.world.model.cards_out
 
 
 class TestSafety:
@@ -156,7 +157,7 @@ class TestSafety:
         hardware = launcher.emulation
         assert hardware is not None
         max_s = 500.0 / 1000 / 2
-        hardware.model.force_jam(stuck=True)      # forward, reverse, forward … until max_ms
+        hardware.world.inject("jam")      # forward, reverse, forward … until max_ms
         hardware.pins["motor_pwm"].clear_states()
         result = launcher.eject(4)
         assert result.status is EjectStatus.TIMEOUT
@@ -171,12 +172,12 @@ class TestSafety:
         launcher = open_emulated_launcher(scale=2, timing={"max_ms": 400.0, "jam_ms": 300.0})
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.model.force_jam(stuck=True)  # no card will ever end the eject
+        hardware.world.inject("jam")  # no card will ever end the eject
         max_s = 400.0 / 1000 / 2
         hung = threading.Event()
 
         def hang_mid_eject() -> bool:
-            if hardware.model.duty != 0:      # the motor runs: now the loop stalls
+            if hardware.world.model.duty != 0:      # the motor runs: now the loop stalls
                 hung.wait(3 * max_s)
             return False
 
@@ -184,7 +185,7 @@ class TestSafety:
         hardware.pins["motor_pwm"].clear_states()
         launcher.eject(3)
         assert max(motor_on_spans(launcher)) <= max_s + self.LATE_S
-        assert hardware.model.duty == 0
+        assert hardware.world.model.duty == 0
 
     def test_motor_off_after_an_exception_inside_eject(
             self, open_emulated_launcher: OpenEmulated, mocker: MockerFixture) -> None:
@@ -199,7 +200,7 @@ class TestSafety:
         states = [s.state for s in hardware.pins["motor_pwm"].states]
         assert max(states) > 0       # it did run …
         assert states[-1] == 0       # … and is off now
-        assert hardware.model.duty == 0
+        assert hardware.world.model.duty == 0
 
     def test_close_is_idempotent_and_stops_the_motor(self,
                                                      open_emulated_launcher: OpenEmulated
@@ -214,7 +215,7 @@ class TestSafety:
         assert launcher.devices.motor.closed  # type: ignore[union-attr]
         assert launcher.devices.beam.closed   # type: ignore[union-attr]
         assert hardware.pins["motor_pwm"].state == 0
-        assert hardware.model.duty == 0
+        assert hardware.world.model.duty == 0
         with pytest.raises(ValueError, match="closed"):
             launcher.press()
 
@@ -224,11 +225,11 @@ class TestSafety:
         launcher = open_emulated_launcher(scale=2)
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.runner.schedule(300, launcher.gpio.stop)   # 300 ms of model time in
+        hardware.world.post(launcher.gpio.stop, delay_ms=300)   # 300 ms of model time in
         result = launcher.eject(12)
         assert result.status is EjectStatus.STOPPED
-        assert result.fired == hardware.model.cards_out
-        assert hardware.model.duty == 0
+        assert result.fired == hardware.world.model.cards_out
+        assert hardware.world.model.duty == 0
 
 
 class TestButton:
@@ -242,8 +243,8 @@ class TestButton:
         assert hardware is not None
         hardware.pins["button"].clear_states()
         for _ in range(5):
-            hardware.push_button()
-        assert hardware.wait_idle(5)
+            hardware.world.push_button()
+        assert hardware.world.wait_idle(5)
         assert launcher.button_presses == 5
         edges = len(hardware.pins["button"].states) - 1
         assert edges == (5 * 2 * 9 if faults else 5 * 2)  # the bounces really happened
@@ -252,7 +253,7 @@ class TestButton:
         launcher = open_emulated_launcher(faults=("button-dead",))
         hardware = launcher.emulation
         assert hardware is not None
-        hardware.push_button()
+        hardware.world.push_button()
         assert not launcher.wait_for_button(10 / SCALE)
         assert launcher.button_presses == 0
 
@@ -263,21 +264,52 @@ class TestButton:
         assert hardware is not None
         seen: list[int] = []
         launcher.when_button_pressed = lambda: seen.append(launcher.button_presses)
-        hardware.push_button()
+        hardware.world.push_button()
         assert launcher.wait_for_button(5)
         assert seen == [1]
 
 
+def on_spans(changes: list[tuple[float, bool]]) -> list[float]:
+    """How long the LED stayed on each time (model ms), from its driven changes."""
+    return [off - on for (on, lit), (off, _) in itertools.pairwise(changes) if lit]
+
+
+def wait_for_changes(part: Indicator, count: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(part.changes) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(part.changes) >= count, list(part.changes)
+
+
 class TestFeedback:
-    def test_led_blinks_with_tension_and_is_off_after_a_fire(
+    def test_led_blinks_faster_with_tension_and_is_off_after_a_fire(
             self, open_emulated_launcher: OpenEmulated) -> None:
-        launcher = open_emulated_launcher(policy="attack", seed=3)
-        hardware = launcher.emulation
-        assert hardware is not None
-        results = [launcher.press() for _ in range(8)]
-        assert any(r.asked == 0 for r in results)
-        assert any(r.asked > 0 for r in results)
-        led_states = [s.state for s in hardware.pins["led"].states]
-        assert 1 in led_states   # it lit up
-        if results[-1].asked > 0:
-            assert hardware.pins["led"].state == 0
+        # near real time: the blinking runs on gpiozero's own timer thread, in real time
+        launcher = open_emulated_launcher(scale=2)
+        launcher.policy = BurstPolicy(PolicyTable("late", fire=(0.0, 0.0, 1.0),
+                                                  weights=(0, 1)))
+        world = launcher.world
+        assert world is not None
+        led = world.led
+        spans = []
+        for tension in (1, 2):
+            led.changes.clear()
+            result = launcher.press()
+            assert (result.asked, result.tension) == (0, tension)
+            wait_for_changes(led, 9)           # on, off, on, off …: it blinks
+            assert [lit for _, lit in list(led.changes)[:4]] in ([True, False] * 2,
+                                                                  [False, True] * 2)
+            spans.append(statistics.median(on_spans(list(led.changes))))
+        period = [400 / (1 + tension) for tension in (1, 2)]  # Feedback's on-time, in ms
+        assert spans[0] == pytest.approx(period[0], rel=0.3)
+        assert spans[1] == pytest.approx(period[1], rel=0.3)
+        assert spans[1] < spans[0]                            # faster as the tension builds
+        led.changes.clear()
+        before = world.now_ms()
+        fired = launcher.press()
+        after = world.now_ms()
+        assert (fired.asked, fired.fired) == (2, 2)
+        during = [(t, lit) for t, lit in led.changes if before <= t <= after]
+        assert [lit for _, lit in during][-2:] == [True, False]  # steady while firing …
+        assert sum(1 for _, lit in during if lit) == 1          # … no blinking in between
+        assert not led.driven                                    # and off after the fire

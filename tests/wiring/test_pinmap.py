@@ -121,3 +121,21 @@ class TestMistakes:
     def test_missing_file(self, tmp_path: Path) -> None:
         with pytest.raises(PinMapError, match="no such pin map file"):
             load_pin_map(tmp_path / "nope.toml")
+
+
+def test_the_shipped_map_shows_the_true_defaults() -> None:
+    """Each commented-out timing in default_pins.toml, taken in, changes nothing."""
+    from wiring.pinmap import default_pin_map_path
+
+    text = default_pin_map_path().read_text(encoding="utf-8")
+    shown = [line[2:] for line in text.splitlines() if line.startswith("# ") and " = " in line
+             and not line.startswith("#  ")]
+    assert len(shown) == 8
+    live = "\n".join(line[2:].split("#")[0] if line.startswith("# ") and " = " in line
+                     else line for line in text.splitlines())
+    taken_in = PinMap.from_toml(live, source="taken in")
+    default = PinMap.default()
+    assert taken_in.motor == default.motor
+    assert taken_in.timing.max_ms == default.timing.max_ms
+    assert taken_in.timing.debounce_ms == default.timing.debounce_ms
+    assert taken_in.settings.jam_ms == pytest.approx(default.settings.jam_ms, abs=1)

@@ -8,6 +8,7 @@ hardware library. The hardware packages add their commands (``wiring``, ``firmwa
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
@@ -63,6 +64,11 @@ def _usage(commands: dict[str, tuple[str, str]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    # a name from a file or the file system may hold what the terminal cannot show (bytes
+    # that are not UTF-8 in a file name): print it escaped rather than fail mid-report
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     commands = _commands()
     if not args or args[0] in ("-h", "--help"):
         print(_usage(commands))

@@ -2,9 +2,10 @@
 
 The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 (``~/.local/state/uno-attack/game.json``), or the file given with ``--save``;
-``--resume`` continues it exactly where it stopped. Starting a new game moves the last
-one to ``game.previous.json`` beside it. Every finished round and match is recorded in the
-player store (``--db FILE``; ``--no-record`` to play without it).
+``--resume`` continues it exactly where it stopped. A new game keeps the last one as
+``game.previous.json`` beside it, and asks first when that one was not finished. Every
+finished round and match is recorded in the player store (``--db FILE``; ``--no-record``
+to play without it).
 """
 
 from __future__ import annotations
@@ -17,26 +18,37 @@ from dataclasses import replace
 from pathlib import Path
 
 from uno_attack.cli import rule_options, table_args
+from uno_attack.cli.args import ArgumentParser, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
+from uno_attack.errors import UnoAttackError
+from uno_attack.journal import check_save_file, keep_previous
+from uno_attack.launcher import Launcher
 from uno_attack.options import MATCH_MODES
+from uno_attack.replay import replay
+from uno_attack.saved_game import SavedGame, read_saved_game
+from uno_attack.session import GameConfig, Session, default_save_path, resume_command
 from uno_attack.store import default_db_path
+from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.screens.start import SavedGameOffer
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack play",
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
     add_table_arguments(parser, humans="You",
-                        humans_help="people at this keyboard (hot-seat)",
+                        humans_help="people at this keyboard (hot-seat; 'none': only bots, "
+                                    "to watch)",
                         bots_help="the bots' kind (default basic)")
     parser.add_argument("--match", choices=MATCH_MODES, default=None,
                         help="match mode (default points)")
-    parser.add_argument("--target", type=int, default=None,
+    parser.add_argument("--target", type=whole_number, default=None,
                         help="points that end the match (default 500)")
     parser.add_argument("--resume", action="store_true",
-                        help="continue the saved game where it stopped")
+                        help="continue the saved game where it stopped (with the launcher "
+                             "of --launcher: a saved game never chooses it)")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
@@ -50,49 +62,78 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
+def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     """The game config and whether to resume, from command-line words."""
-    from uno_attack.session import GameConfig, default_save_path
-
     args = build_parser().parse_args(argv)
-    humans = table_args.people(args)
-    shorthands = []
+    humans = table_args.people(args, bots_only="none")
+    shorthands: list[str] = []
     if args.match is not None:
         shorthands.append(f"match={args.match}")
     if args.target is not None:
         shorthands.append(f"target={args.target}")
     options = rule_options.options_from(args, shorthands)
     bot_delay, catch_delay = table_args.pace(args)
+    save = args.save or default_save_path()
+    if not args.resume:  # a resume reads the file, and says what is wrong with it
+        check_save_file(save, flag="--save", make_folder=args.save is None)
     config = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
                         launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
-                        options=options, save=args.save or default_save_path(),
+                        options=options, save=save,
                         db=None if args.no_record else args.db or default_db_path(),
                         bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
     return config, args.resume
 
 
-def build_app(argv: list[str], *, launcher=None):  # type: ignore[no-untyped-def]
-    """The app for these command-line words (tests build it the same way)."""
-    from uno_attack.session import Session
-    from uno_attack.tui.app import UnoAttackApp
+def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttackApp:
+    """The app for these command-line words (tests build it the same way).
 
+    Without ``--resume``, a saved game that was not finished is offered on the first
+    screen: resume it, or start anew and keep it beside as ``game.previous.json``.
+    """
     config, resume = config_from_args(argv)
-    if resume:
-        session = Session.resume(config, launcher=launcher)
-    else:
-        assert config.save is not None
-        config.save.parent.mkdir(parents=True, exist_ok=True)
-        if config.save.exists():  # a new game keeps the last one, once, beside it
-            config.save.replace(config.save.with_suffix(".previous.json"))
+    save = config.save
+    assert save is not None
+
+    def start_new() -> Session:
+        keep_previous(save)
         session = Session(config, launcher=launcher)
         session.start_round()
+        return session
+
+    def resume_saved() -> Session:
+        return Session.resume(config, launcher=launcher)
+
+    if resume:
+        app = UnoAttackApp(resume_saved(), resumed=True)
+    else:
+        unfinished = unfinished_game(save)
+        if unfinished is None:
+            app = UnoAttackApp(start_new())
+        else:
+            app = UnoAttackApp(None, config=config, offer=SavedGameOffer(
+                unfinished, resume=resume_saved, start_new=start_new))
 
     def new_session() -> Session:
         """Another match with the same people and rules, and a fresh seed."""
-        return Session(replace(session.config, seed=random.randrange(1_000_000)))
+        return Session(replace(app.config, seed=random.randrange(1_000_000)))
 
-    return UnoAttackApp(session, new_session=new_session, resumed=resume)
+    app.new_session = new_session
+    return app
+
+
+def unfinished_game(save: Path) -> SavedGame | None:
+    """The game saved at ``save`` if ``--resume`` could go on with it, else ``None``
+    (no file, a file that is no saved game, or a match that is over)."""
+    try:
+        saved = read_saved_game(save)
+    except UnoAttackError:
+        return None
+    played = replay(saved.record)
+    result = saved.record.score(played.round)
+    if not played.passed or (result is not None and result.match_over):
+        return None
+    return saved
 
 
 def main(argv: list[str]) -> int:
@@ -104,8 +145,17 @@ def main(argv: list[str]) -> int:
         app.run()
     finally:
         signal.signal(signal.SIGTERM, previous)
-        app.session.close()
-    problem = app.session.recorder.problem
+        app.close_session()
+    problem = app.recorder_problem()
     if problem is not None:  # it was on the screen; say it where it stays
         print(f"uno-attack play: {problem}", file=sys.stderr)
+    if app.start_error is not None:
+        print(f"uno-attack play: error: {app.start_error}", file=sys.stderr)
+        return 2
+    if app.return_code:  # an error inside the game: it has been shown above
+        save = app.config.save
+        assert save is not None  # play always saves
+        print(f"uno-attack play: the game stopped on an error (above); it is saved in {save}: "
+              f"'{resume_command(save)}' goes on from there.", file=sys.stderr)
+        return app.return_code
     return 0

@@ -1,53 +1,126 @@
-"""``uno-attack simulate``: bots play N rounds; print games, actions, presses and wins."""
+"""``uno-attack simulate``: bots play N rounds; print games, actions, presses and wins.
+
+On a terminal (stderr a TTY, and not ``--json``) a progress bar runs on stderr; it is
+Rich's (Textual's own dependency, so nothing new to install), redrawn only when rounds
+finish and at most ten times a second, with no thread of its own that worker processes
+could be forked beside.
+"""
 
 from __future__ import annotations
 
-import argparse
 import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from uno_attack.bots import BOT_KINDS
 from uno_attack.cli import rule_options
+from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
+from uno_attack.errors import UnoAttackError
+from uno_attack.journal import check_save_folder
 from uno_attack.penalties import Unit
 from uno_attack.rules import rule_set
-from uno_attack.simulate import BOT_MIXES, simulate
+from uno_attack.simulate import MAX_WORKERS, SimulationStats, check_run, line_up, simulate
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    kinds = ", ".join(BOT_KINDS)
+    parser = ArgumentParser(
         prog="uno-attack simulate",
-        description="Bots play N full rounds with the simulated launcher. The same seed "
-                    "prints the same output.")
-    parser.add_argument("--games", type=int, default=100, help="rounds to play (default 100)")
-    parser.add_argument("--players", type=int, default=4, help="2 to 10 (default 4)")
-    parser.add_argument("--bots", choices=BOT_MIXES, default="mixed",
-                        help="mixed: one basic bot, the others random; its seat rotates")
-    parser.add_argument("--seed", type=int, default=1)
+        description="Bots play N rounds with the simulated launcher, each the first round "
+                    "of a match under the given options. The same seed prints the same "
+                    "output, whatever --workers.")
+    parser.add_argument("--games", type=whole_number, default=100,
+                        help="rounds to play (default 100)")
+    parser.add_argument("--players", type=whole_number, default=None,
+                        help="2 to 10 (default 4, or the length of a --bots list)")
+    parser.add_argument("--bots", default="mixed", metavar="KINDS",
+                        help=f"one kind at every seat ({kinds}); mixed: one basic bot, the "
+                             "others random; or KIND,KIND,... one kind per seat. mixed and "
+                             "lists rotate: round i seats the list rotated by i "
+                             "(default mixed)")
+    parser.add_argument("--seed", type=whole_number, default=1, help="a whole number (default 1)")
     parser.add_argument("--policy", default="attack", help="ejection policy (default attack)")
     rule_options.add_arguments(parser)
+    parser.add_argument("--workers", default="1", metavar="N",
+                        help="worker processes to spread the rounds over (default 1)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--save", type=Path, metavar="DIR",
                         help="write each round as a transcript that 'replay' accepts")
     args = parser.parse_args(argv)
-    if not 2 <= args.players <= 10:
-        parser.error(f"--players {args.players}: must be 2 to 10")
+    players = args.players
+    if players is None:
+        players = len(args.bots.split(",")) if "," in args.bots else 4
+    if not 2 <= players <= 10:
+        parser.error(f"--players {players}: must be 2 to 10")
     if args.games < 1:
         parser.error(f"--games {args.games}: must be at least 1")
+    workers = _workers(args.workers)
+    line_up(args.bots, players)  # an unknown kind is refused before anything is played
     options = rule_options.options_from(args)
-    stats = simulate(args.games, args.players, args.bots, args.seed, policy=args.policy,
-                     options=options, save_dir=args.save)
+    if any(text.partition("=")[0].strip() == "next_dealer" for text in args.option):
+        raise UsageError("--option next_dealer: every simulated round is dealt afresh "
+                         "(first_dealer chooses its dealer), so there is no next dealer")
+    check_run(players, args.bots, options, args.policy)
+    if args.save is not None:
+        check_save_folder(args.save, flag="--save")
+    with _progress(args.games, shown=sys.stderr.isatty() and not args.json) as on_progress:
+        stats = simulate(args.games, players, args.bots, args.seed, policy=args.policy,
+                         options=options, save_dir=args.save, workers=workers,
+                         on_progress=on_progress)
     if args.json:
         print(json.dumps(stats.to_json(), indent=2))
-        return 0
+    else:
+        print_stats(stats, rule_set(options.rules).unit)
+    return 0
+
+
+def _workers(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_WORKERS:
+        raise UnoAttackError(f"--workers {text}: must be a whole number from 1 to "
+                             f"{MAX_WORKERS}")
+    return int(text)
+
+
+def print_stats(stats: SimulationStats, unit: Unit) -> None:
     print(f"games         {stats.games}")
     print(f"actions       {stats.actions}")
-    takes, taken = ("draws", "cards drawn") if rule_set(options.rules).unit is Unit.DRAW else (
-        "presses", "cards fired")
+    takes, taken = ("draws", "cards drawn") if unit is Unit.DRAW else ("presses", "cards fired")
     print(f"{takes:<13} {stats.presses}")
     print(f"{taken:<13} {stats.cards_fired}")
     print(f"mean actions  {stats.mean_actions:.1f} per round")
-    print("wins")
-    width = max(len(n) for n in stats.names)
-    for name in stats.names:
-        wins = stats.wins[name]
-        print(f"  {name:<{width}}  {wins:>6}  {100 * wins / stats.games:5.1f} %")
-    return 0
+    by_kind = stats.wins_by_kind
+    tables = [("wins", {name: stats.wins[name] for name in stats.names})]
+    if len(by_kind) > 1:
+        tables.append(("wins by kind", by_kind))
+    for title, wins in tables:
+        print(title)
+        width = max(len(n) for n in wins)
+        for name, won in wins.items():
+            print(f"  {name:<{width}}  {won:>6}  {100 * won / stats.games:5.1f} %")
+
+
+@contextmanager
+def _progress(games: int, *, shown: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar of the rounds on stderr, or nothing."""
+    if not shown:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("rounds", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), auto_refresh=False) as bar:
+        task = bar.add_task("rounds", total=games)
+        shown_at = 0.0
+
+        def on_progress(done: int) -> None:
+            nonlocal shown_at
+            now = time.monotonic()
+            if now - shown_at >= 0.1 or done == games:
+                shown_at = now
+                bar.update(task, completed=done, refresh=True)
+
+        yield on_progress

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sim_launcher.numbers import parse_int
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import EjectResult, EjectStatus, Launcher, LauncherSettings, PressResult
 
@@ -36,10 +37,6 @@ class ScriptedLauncher(Launcher):
     def tension(self) -> int:
         return self._tension
 
-    @property
-    def remaining(self) -> int:
-        return len(self.fires) - self.position
-
     def press(self, *, available: int | None = None) -> PressResult:
         self._check_open()
         if self.position >= len(self.fires):
@@ -63,7 +60,7 @@ class ScriptedLauncher(Launcher):
 def from_spec(arg: str | None, settings: LauncherSettings) -> ScriptedLauncher:
     text = arg or ""
     try:
-        fires = [int(part) for part in text.split(",") if part.strip()]
+        fires = [parse_int(part.strip(), low=0) for part in text.split(",") if part.strip()]
     except ValueError:
         raise LauncherError(f"invalid launcher 'scripted:{text}': expected numbers "
                             "separated by commas, such as scripted:1,0,2") from None

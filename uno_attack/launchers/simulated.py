@@ -17,14 +17,34 @@ class IdealEjector:
             return EjectResult(max(available, 0), EjectStatus.EMPTY, "the launcher ran out")
         return EjectResult(count)
 
+    def stop(self) -> None:
+        pass  # an ideal eject is over at once
+
     def close(self) -> None:
         pass
 
 
-def from_spec(arg: str | None, settings: LauncherSettings) -> PolicyLauncher:
+class SimulatedLauncher(PolicyLauncher):
+    """The policy and the ideal ejector; self-play's lean press is a draw of the policy and
+    nothing more (no result objects), the same count :meth:`press` gives."""
+
+    def fire(self, *, available: int | None = None) -> int:
+        if self._closed:
+            self._check_open()  # raises
+        with self._lock:
+            asked = self.policy.next_burst()
+        if available is not None and available < asked:
+            return max(available, 0)
+        return asked
+
+    def serve(self, count: int) -> None:
+        self._check_open()  # nothing real comes out of a simulated draw pile
+
+
+def from_spec(arg: str | None, settings: LauncherSettings) -> SimulatedLauncher:
     policy = settings.make_policy(arg)
-    return PolicyLauncher(policy, IdealEjector(), name="simulated launcher")
+    return SimulatedLauncher(policy, IdealEjector(), name="simulated launcher")
 
 
-def fixed_from_spec(arg: str | None, settings: LauncherSettings) -> PolicyLauncher:
+def fixed_from_spec(arg: str | None, settings: LauncherSettings) -> SimulatedLauncher:
     return from_spec(f"fixed:{arg if arg is not None else ''}", settings)

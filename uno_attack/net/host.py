@@ -27,6 +27,7 @@ from aiohttp import web
 
 from uno_attack.errors import UnoAttackError
 from uno_attack.flow import Clock, FlowSettings, TableFlow
+from uno_attack.journal import SaveError, check_save_file, keep_previous
 from uno_attack.launcher import Launcher
 from uno_attack.net.server import TableServer, new_token
 from uno_attack.session import GameConfig, ResumeError, Session
@@ -65,21 +66,20 @@ def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> Hos
         return session
     assert game.save is not None
     try:
-        game.save.parent.mkdir(parents=True, exist_ok=True)
-        if game.save.exists():  # a new table keeps the last journal, once, beside it
-            game.save.replace(game.save.with_suffix(".previous.json"))
-    except OSError as exc:
+        check_save_file(game.save, flag="--save", make_folder=True)
+    except SaveError as exc:
         raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
-                             f"{exc.strerror or exc}") from None
+                             f"{exc.reason}") from None
+    keep_previous(game.save)  # a new table keeps the last journal, once, beside it
     session = HostSession(game, launcher=launcher)
     humans = [p for p, kind in enumerate(session.kinds) if kind == "human"]
     session.tokens = {"seats": {str(p): new_token() for p in humans}, "watch": new_token()}
-    try:
-        session.start_round()
-    except OSError as exc:
+    session.start_round()
+    failure = session.journal.failure if session.journal is not None else None
+    if failure is not None:
         session.close()
         raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
-                             f"{exc.strerror or exc}") from None
+                             f"{failure.reason}")
     return session
 
 
@@ -139,6 +139,9 @@ class Host:
         self.config = config
         self.out = out
         self.session = open_session(config, launcher=launcher)
+        if self.session.journal is not None:  # a save that fails is said in the log at once
+            self.session.journal.listener = lambda failure: self.say(
+                f"⚠ {failure}; the table goes on" if failure else "saved again")
         self.flow = TableFlow(self.session, config.flow, clock=clock)
         tokens = self.session.tokens
         self.server = TableServer(self.flow, {int(p): t for p, t in tokens["seats"].items()},

@@ -22,18 +22,21 @@ from uno_attack.cards import Card, Color
 from uno_attack.engine import Phase
 from uno_attack.errors import UnoAttackError
 from uno_attack.penalties import FIRE
-from uno_attack.session import GameConfig, Session
+from uno_attack.session import GameConfig, Session, resume_command
 from uno_attack.table import TableEvent
 from uno_attack.tui.presses import PressFlow
 from uno_attack.tui.screens.dialogs import (
     HandoffScreen,
     HelpScreen,
     QuitScreen,
+    SaveProblemScreen,
 )
 from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen, ScoreLine
+from uno_attack.tui.screens.start import SavedGameOffer, StartScreen
 from uno_attack.tui.screens.stats import StatsScreen
 from uno_attack.tui.screens.table import TableScreen
+from uno_attack.wording import count, name_seats, wins
 
 
 class UnoAttackApp(PressFlow, App[None]):
@@ -42,15 +45,26 @@ class UnoAttackApp(PressFlow, App[None]):
     CSS_PATH = "uno_attack.tcss"
     TITLE = "UNO Attack"
 
-    def __init__(self, session: Session, *, new_session: Callable[[], Session] | None = None,
+    def __init__(self, session: Session | None, *, config: GameConfig | None = None,
+                 offer: SavedGameOffer | None = None,
+                 new_session: Callable[[], Session] | None = None,
                  resumed: bool = False) -> None:
-        """``session`` has its round dealt; ``new_session`` makes an undealt one for the
-        next match (without it, "New match" quits)."""
+        """``session`` has its round dealt; or, with ``session=None``, ``offer`` is an
+        unfinished saved game the first screen offers to resume (``config``: the game
+        asked for). ``new_session`` makes an undealt session for the next match (without
+        it, "New match" quits)."""
         super().__init__()
-        self.session = session
-        self.config: GameConfig = session.config
+        self._session = session
+        self.offer = offer
+        config = session.config if session is not None else config
+        assert config is not None, "a game needs a session, or a config and an offer"
+        assert session is not None or offer is not None, "nothing to play"
+        self.config: GameConfig = config
         self.new_session = new_session
         self.resumed = resumed
+        self.start_error: str | None = None  # why the offered game could not start
+        self.paused = False          # a dialog about the save holds the game
+        self._save_failing = False   # the last save failed, and the player was told
         self.busy = False            # a launcher press is running
         self.uno_armed = False       # call UNO with the next play
         self.viewer: int | None = None  # the person whose hand is shown
@@ -65,9 +79,49 @@ class UnoAttackApp(PressFlow, App[None]):
         self._scored: object = None     # the table whose round went into the match
         self._pace = random.Random()    # bots' reaction times (never the game's dice)
 
+    @property
+    def session(self) -> Session:
+        assert self._session is not None, "the game has not started"
+        return self._session
+
+    @session.setter
+    def session(self, session: Session) -> None:
+        self._session = session
+        self.config = session.config
+
+    def close_session(self) -> None:
+        """Close the launcher, if a game was started (idempotent)."""
+        if self._session is not None:
+            self._session.close()
+
+    def recorder_problem(self) -> str | None:
+        """Why the player store did not record the game, if a game was started."""
+        return self._session.recorder.problem if self._session is not None else None
+
     # -- start ----------------------------------------------------------------------
     async def on_mount(self) -> None:
         self._main_thread = threading.get_ident()
+        if self.offer is not None:
+            await self.push_screen(StartScreen(self.offer.saved), self._start_chosen)
+        else:
+            await self._open_table()
+
+    async def _start_chosen(self, choice: str | None) -> None:
+        offer = self.offer
+        assert offer is not None
+        if choice not in ("resume", "new"):
+            self.exit()
+            return
+        try:
+            self.session = offer.resume() if choice == "resume" else offer.start_new()
+        except UnoAttackError as exc:  # a save, path or launcher that cannot be used
+            self.start_error = str(exc)
+            self.exit(return_code=2)
+            return
+        self.resumed = choice == "resume"
+        await self._open_table()
+
+    async def _open_table(self) -> None:
         self.session.launcher.when_button_pressed = self._button_from_hardware
         humans = self.session.human_seats
         self.viewer = humans[0] if len(humans) == 1 else None
@@ -90,7 +144,10 @@ class UnoAttackApp(PressFlow, App[None]):
         game = s.game
         steps = len(s.table.record.steps) if s.table else 0
         if self.resumed:
-            self.write_log(f"Resumed round {s.match.round_no} after {steps} actions.")
+            self.write_log(f"Resumed round {s.match.round_no} after {count(steps, 'action')}.")
+            note = s.launcher_note()
+            if note is not None:
+                self.write_log(note)
         else:
             self.write_log(f"Round {s.match.round_no}: {s.seat_name(game.dealer)} deals; "
                              f"{game.rules.card_name(game.top)} starts.")
@@ -114,7 +171,7 @@ class UnoAttackApp(PressFlow, App[None]):
         if self.table_screen is None:
             return
         self.refresh_table()
-        if self.busy:
+        if self.busy or self.paused or self._save_problem():
             return
         s = self.session
         game = s.game
@@ -143,8 +200,42 @@ class UnoAttackApp(PressFlow, App[None]):
         else:
             self._game_timers.append(self.set_timer(delay, partial(callback, *args)))
 
+    def _save_problem(self) -> bool:
+        """Say at once that a save failed, holding the game on a dialog; say when saving
+        works again. True when the dialog opens."""
+        journal = self.session.journal
+        failure = journal.failure if journal is not None else None
+        if failure is None:
+            if self._save_failing and journal is not None:
+                self._save_failing = False
+                self.write_log(f"Saved again in {journal.path}.")
+            return False
+        if self._save_failing:
+            return False  # the player chose to play on: every action tries again
+        self._save_failing = self.paused = True
+        self.write_log(f"⚠ {failure}")
+        self.bell()
+        self.push_screen(SaveProblemScreen(failure), self._save_answer)
+        return True
+
+    def _save_answer(self, choice: str | None) -> None:
+        self.paused = False
+        if choice == "quit":
+            self.exit()
+            return
+        if choice == "retry" and self.session.save_now() is not None:
+            self._save_failing = False  # failed again: the dialog opens again
+        self._reacted_at = self._scheduled_at = -1  # bots scheduled before the pause
+        self.advance()
+
+    @property
+    def unsaved(self) -> bool:
+        """The last save failed: what was played since is only in memory."""
+        journal = self.session.journal
+        return journal is not None and journal.failure is not None
+
     def _bot_reactions(self, key: int) -> None:
-        if key != self.steps or self.busy:
+        if key != self.steps or self.busy or self.paused:
             return
         for action in self.session.bot_reactions():
             self._perform(action)
@@ -152,7 +243,7 @@ class UnoAttackApp(PressFlow, App[None]):
         self.advance()
 
     def _bot_turn(self, key: int) -> None:
-        if key != self.steps or self.busy or self.session.game.over:
+        if key != self.steps or self.busy or self.paused or self.session.game.over:
             return
         seat = self.session.game.to_act
         assert seat is not None
@@ -191,7 +282,7 @@ class UnoAttackApp(PressFlow, App[None]):
         try:
             event = self.session.perform(action, **press)
         except UnoAttackError as exc:  # illegal now, or a count the engine refuses
-            self.say(str(getattr(exc, "reason", exc)))
+            self.refuse(str(getattr(exc, "reason", exc)))
             return None
         if action.verb in (Verb.PLAY, Verb.PRESS) and action.seat == self.viewer:
             self.uno_armed = False
@@ -216,6 +307,11 @@ class UnoAttackApp(PressFlow, App[None]):
         self.refresh_table()
         self.bell()
 
+    def refuse(self, reason: str) -> None:
+        """Say why the engine refused a choice, with the players' names for its seats."""
+        table = self.session.table
+        self.say(name_seats(reason, table.names if table is not None else ()))
+
     def human_act(self, action: Action) -> bool:
         """Try an action for a person: the engine says yes, or why not."""
         if self.busy:
@@ -226,7 +322,7 @@ class UnoAttackApp(PressFlow, App[None]):
             return False
         reason = game.illegal_reason(action)
         if reason is not None:
-            self.say(reason)
+            self.refuse(reason)
             return False
         if action.verb is Verb.PRESS:
             self.start_press(action.seat)
@@ -245,13 +341,13 @@ class UnoAttackApp(PressFlow, App[None]):
                             (seat + 1) % game.players if kind.names_seat else None)
         reason = game.illegal_reason(probe)
         if reason is not None:
-            self.say(reason)
+            self.refuse(reason)
             return
         name = game.rules.card_name(card)
         if kind.wild:
             self.push_screen(ColorPicker(name), partial(self._play_wild, seat, card))
         elif kind.names_seat:
-            others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} cards)")
+            others = [(s, f"{self.session.seat_name(s)} ({count(len(game.hands[s]), 'card')})")
                       for s in range(game.players) if s != seat]
             self.push_screen(SeatPicker(f"Trade hands with whom? ({name})", others),
                              partial(self._play_trade, seat, card))
@@ -293,14 +389,13 @@ class UnoAttackApp(PressFlow, App[None]):
                             else "UNO call cancelled")
             self.refresh_table()
         elif self.viewer is not None:
-            self.say(game.illegal_reason(Action.call_uno(self.viewer)) or "")
+            self.refuse(game.illegal_reason(Action.call_uno(self.viewer)) or "")
 
     def catch_key(self) -> None:
         game = self.session.game
         if self.viewer is None:
             return
-        others = [(s, f"{self.session.seat_name(s)} ({len(game.hands[s])} card"
-                   f"{'s' if len(game.hands[s]) != 1 else ''})")
+        others = [(s, f"{self.session.seat_name(s)} ({count(len(game.hands[s]), 'card')})")
                   for s in range(game.players) if s != self.viewer]
         self.push_screen(SeatPicker("Catch whom? (a player with one card who has not "
                                     "called UNO)", others), self._caught)
@@ -326,8 +421,7 @@ class UnoAttackApp(PressFlow, App[None]):
         if not game.over or self._scored is s.table:
             return
         self._scored = s.table  # each round is carried into the match once
-        # who sat where, read before the round is carried into the match (which may put
-        # players out and so renumber the seats)
+        # who sat where in this round (the next round seats only those still in)
         seated = {s.player_of(seat): seat for seat in range(game.players)}
         names = [s.seat_name(seat) for seat in range(game.players)]
         result = s.finish_round()
@@ -351,10 +445,10 @@ class UnoAttackApp(PressFlow, App[None]):
             w = m.winner
             winner = " and ".join(m.names[p] for p in w) if isinstance(w, tuple) else (
                 m.names[w] if w is not None else None)
-            winner = _wins(winner or "nobody") if not isinstance(w, tuple) else f"{winner} share"
+            winner = wins(winner or "nobody") if not isinstance(w, tuple) else f"{winner} share"
 
-        self.write_log(f"{names[result.winner]} went out: {_wins(names[result.winner])} the round!")
-        self.push_screen(ScoreboardScreen(f"{_wins(names[result.winner])} round {m.round_no}!",
+        self.write_log(f"{names[result.winner]} went out: {wins(names[result.winner])} the round!")
+        self.push_screen(ScoreboardScreen(f"{wins(names[result.winner])} round {m.round_no}!",
                                           lines, winner=winner, round_no=m.round_no,
                                           target=m.options.target, mode=m.options.match,
                                           news=news),
@@ -396,8 +490,14 @@ class UnoAttackApp(PressFlow, App[None]):
 
     def ask_quit(self) -> None:
         save = self.config.save
-        hint = (f"The game is saved in {save};\n'uno-attack play --resume' goes on from here."
-                if save else "This game is not being saved.")
+        journal = self.session.journal
+        if journal is not None and journal.failure is not None:
+            hint = (f"⚠ {journal.failure}.\nQuitting loses what was played since the last "
+                    "save that worked.")
+        elif save is not None:
+            hint = f"The game is saved in {save};\n'{resume_command(save)}' goes on from here."
+        else:
+            hint = "This game is not being saved."
         self.push_screen(QuitScreen(hint), self._quit_answer)
 
     def _quit_answer(self, really: bool | None) -> None:
@@ -407,7 +507,7 @@ class UnoAttackApp(PressFlow, App[None]):
     def on_unmount(self) -> None:
         for timer in self._game_timers:
             timer.stop()
-        self.session.close()
+        self.close_session()
 
     # -- what the status line says ----------------------------------------------------
     def refresh_table(self) -> None:
@@ -445,9 +545,7 @@ class UnoAttackApp(PressFlow, App[None]):
             return f"{you} name the colour of the wild starter."
         if game.owed:
             owed = game.owed[0]
-            count = owed.count
-            what = ("until a card fires" if count == FIRE
-                    else f"{count} time{'s' if count != 1 else ''}")
+            what = "until a card fires" if owed.count == FIRE else count(owed.count, "time")
             return f"{you} must {take} {what} ({owed.cause.describe()}): Space."
         if game.phase is Phase.AFTER:
             return "Play a card that just arrived (✓), or pass: p."
@@ -459,7 +557,3 @@ class UnoAttackApp(PressFlow, App[None]):
 
 _TAKE_WORDS = {Verb.PRESS: "press the launcher", Verb.DRAW: "draw"}
 
-
-def _wins(name: str) -> str:
-    """``Ada wins`` but ``You win``."""
-    return "You win" if name == "You" else f"{name} wins"

@@ -17,6 +17,7 @@ from uno_attack.launcher import PressResult
 from uno_attack.session import press_problem
 from uno_attack.table import UnknownPressOutcome
 from uno_attack.tui.screens.dialogs import LauncherProblemScreen
+from uno_attack.wording import count
 
 if TYPE_CHECKING:
     from uno_attack.tui.app import UnoAttackApp
@@ -70,8 +71,9 @@ class PressFlow(_Base):
         result = PressResult(total, wanted, outcome.status, outcome.tension, outcome.detail)
         if press_problem(result, available):
             why = outcome.detail or str(outcome.status)
-            self._problem(seat, f"The launcher stopped after {total} of {wanted} cards "
-                                f"({why}).", total, retry=wanted - total, asked=wanted)
+            self._problem(seat, f"The launcher stopped after {total} of "
+                                f"{count(wanted, 'card')} ({why}).", total,
+                          retry=wanted - total, asked=wanted)
             return
         self.busy = False
         self._perform(Action.press(seat), press=result)

@@ -1,4 +1,5 @@
-"""Small dialogs: the hot-seat hand-off, quit confirmation, help, and launcher problems."""
+"""Small dialogs: the hot-seat hand-off, quit confirmation, help, and launcher and save
+problems."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.widgets import Button, Input, Label, Markdown
 
+from uno_attack.journal import SaveFailure
 from uno_attack.tui.help_text import HELP_MARKDOWN
 from uno_attack.tui.screens.once import OnceModal, OnceScreen
 
@@ -64,6 +66,45 @@ class QuitScreen(OnceModal[bool]):
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
+
+
+class SaveProblemScreen(OnceModal[str]):
+    """The save failed: try again, play on unsaved (every action tries again), or quit.
+
+    Returns ``"retry"``, ``"play"`` or ``"quit"``.
+    """
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("r", "choose('retry')", "Try again"),
+        Binding("k,escape", "choose('play')", "Keep playing"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, failure: SaveFailure) -> None:
+        super().__init__()
+        self.failure = failure
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog problem"):
+            yield Label("The game could not be saved", classes="dialog-title")
+            yield Label(f"{self.failure}.", id="save-failure")
+            yield Label(f"The last save in {self.failure.path} is kept as it was. Free some "
+                        "space or mend the folder, then try again; or keep playing, and "
+                        "every move tries to save again.")
+            with Horizontal(classes="buttons"):
+                yield Button("Try again (r)", id="retry", variant="primary")
+                yield Button("Keep playing (k)", id="play", variant="warning")
+                yield Button("Quit (q)", id="quit", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#retry", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id or "play")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
 
 
 class HelpScreen(OnceModal[None]):

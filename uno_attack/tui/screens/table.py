@@ -21,6 +21,7 @@ from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
 from uno_attack.tui.widgets.topcard import TopCardView
+from uno_attack.wording import count
 
 LOG_STYLES = (("caught", "bold red"), ("fired!", "magenta"), ("UNO", "bold yellow"),
               ("wins", "bold green"), ("Round ", "bold"), ("Resumed", "bold"))
@@ -39,8 +40,9 @@ class TableScreen(Screen[None]):
     """The game table."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("left", "move(-1)", "Card", show=False),
-        Binding("right", "move(1)", "Card", show=False),
+        # priority: a scrollable part under them (the log) must not take the arrows
+        Binding("left", "move(-1)", "Card", show=False, priority=True),
+        Binding("right", "move(1)", "Card", show=False, priority=True),
         Binding("enter", "play_selected", "Play"),
         Binding("space", "press", "Press"),
         Binding("u", "uno", "UNO"),
@@ -92,6 +94,7 @@ class TableScreen(Screen[None]):
             infos.append(SeatInfo(
                 seat, session.seat_name(seat), len(game.hands[seat]), session.seat_score(seat),
                 to_act=seat == to_act, uno=len(game.hands[seat]) == 1,
+                called=len(game.hands[seat]) == 1 and session.called_uno(seat),
                 catchable=game.uno_seat == seat, owes=owes,
                 level=level.number if level else None))
         self.query_one(SeatsBar).show(infos)
@@ -114,16 +117,18 @@ class TableScreen(Screen[None]):
         hand.playable = frozenset(playable)
         # in hot-seat a hand shows only on its owner's turn (the keyboard may move on)
         hand.hidden = viewer is None or (len(session.human_seats) > 1 and viewer != to_act)
-        title = "hand"
+        title = "hand" if session.human_seats else "watching: every seat is a bot"
         if viewer is not None:
             name = session.seat_name(viewer)
             whose = "Your" if len(session.human_seats) == 1 else f"{name}'s"
-            title = f"{whose} hand · {len(cards)} cards · {session.seat_score(viewer)} pts"
+            title = f"{whose} hand · {count(len(cards), 'card')} · {session.seat_score(viewer)} pts"
             level = session.levels.get(name)
             if level is not None:
                 title += f" · {level}"
         if app.uno_armed:
             title += " · UNO! armed for your next play"
+        if app.unsaved:
+            title += " · ⚠ not saved"
         self.query_one("#hand-title", Label).update(title)
         self.query_one("#status", Static).update(app.status_text())
         self.query_one("#hand-panel").set_class(viewer is not None and viewer == to_act,

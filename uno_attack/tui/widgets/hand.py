@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -58,6 +58,19 @@ class HandView(Widget):
 
     def validate_cursor(self, value: int) -> int:
         return max(0, min(value, len(self.cards) - 1)) if self.cards else 0
+
+    def watch_cards(self) -> None:
+        self.cursor = self.cursor  # a card played from the end: onto the new last card
+
+    def watch_cursor(self, cursor: int) -> None:
+        """Keep the selected card in sight when the hand is taller than its panel."""
+        panel = self.parent
+        if not isinstance(panel, Widget) or not self.cards:
+            return
+        row, col = divmod(cursor, self.per_row())
+        card = Region(col * (CARD_W + GAP), row * self.row_height(), CARD_W, self.row_height())
+        panel.scroll_to_region(card.translate(self.virtual_region.offset), animate=False,
+                               immediate=True)
 
     def render(self) -> Text:
         if self.hidden:

@@ -10,6 +10,8 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
+from uno_attack.wording import count
+
 TENSION_STYLES = ("green", "yellow", "dark_orange", "bold red")
 BURST_FRAMES = ("  ·  ", " ·✦· ", "·✦✸✦·", "✦✸★✸✦", "✸ ★ ✸")
 
@@ -68,7 +70,7 @@ class LauncherView(Widget):
             text.append(f"{BURST_FRAMES[self.frame]} {self._burst}!\n", "bold magenta")
         else:
             text.append(f"{self.last}\n", "bold magenta" if "FIRED" in self.last else "dim")
-        text.append(f"{self.inside} cards inside", "dim")
+        text.append(f"{count(self.inside, 'card')} inside", "dim")
         return text
 
     def on_click(self, event: Click) -> None:

@@ -11,6 +11,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from uno_attack.wording import count
+
 
 @dataclass(frozen=True)
 class SeatInfo:
@@ -22,6 +24,7 @@ class SeatInfo:
     score: int
     to_act: bool = False
     uno: bool = False       # holds one card
+    called: bool = False    # … and called UNO for it
     catchable: bool = False  # holds one card and has not called UNO: catch now!
     owes: str = ""
     level: int | None = None  # a person's level in the player store
@@ -50,9 +53,11 @@ class SeatBadge(Widget):
         text.append(info.name, "bold")
         if info.level is not None:
             text.append(f" L{info.level}", "dim")
-        if info.uno:
-            text.append(" UNO!", "bold reverse red" if info.catchable else "bold yellow")
-        text.append(f"\n  {info.cards} card{'s' if info.cards != 1 else ''} · {info.score} pts")
+        if info.catchable:
+            text.append(" forgot UNO!", "bold reverse red")
+        elif info.uno and info.called:
+            text.append(" UNO!", "bold yellow")
+        text.append(f"\n  {count(info.cards, 'card')} · {info.score} pts")
         if info.owes:
             text.append(f" · {info.owes}", "italic")
         return text

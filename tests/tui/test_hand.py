@@ -1,0 +1,63 @@
+"""The hand on screen: the cursor keeps to a card, and arrows reach every card however
+large the hand grows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+
+from tests.tui.helpers import deal, log_text, make_app, run, settle
+from uno_attack.tui.widgets.hand import CARD_W, GAP, HandView
+
+
+def _card_on_screen(view: HandView, index: int) -> bool:
+    """The card at ``index`` lies inside the part of the hand panel that is shown."""
+    row, col = divmod(index, view.per_row())
+    card = Region(view.region.x + col * (CARD_W + GAP), view.region.y + row * view.row_height(),
+                  CARD_W, view.row_height())
+    panel = view.parent
+    assert panel is not None
+    screen = view.screen.region
+    return panel.content_region.contains_region(card) and screen.contains_region(card)
+
+
+def test_arrows_reach_every_card_of_a_hand_larger_than_the_screen(tmp_path: Path) -> None:
+    app = make_app(tmp_path, launcher="fixed:4", seed=3)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        view = app.table_screen.query_one(HandView)
+        while len(view.cards) < 36:  # press on every turn: the hand outgrows the screen
+            await pilot.press("space")
+            await settle(pilot)
+        start = view.cursor
+        for step in range(1, len(view.cards)):
+            await pilot.press("right")
+            assert view.cursor == start + step
+            assert _card_on_screen(view, view.cursor)
+        await pilot.press("left")
+        assert view.cursor == len(view.cards) - 2
+        assert _card_on_screen(view, view.cursor)
+
+    run(body, app, size=(80, 24))
+
+
+def test_after_the_right_most_card_is_played_the_cursor_stays_on_a_card(
+        tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, the_deal=deal(["B7 G1 R7", "B1 B2 B3 B4"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        view = app.table_screen.query_one(HandView)
+        await pilot.press("right", "right", "enter")  # R7, the last card
+        await settle(pilot)
+        assert "You played red 7" in log_text(app)
+        assert view.cursor == len(view.cards) - 1
+        assert "▶" in str(view.render())
+        before = app.message
+        await pilot.press("enter")  # the card under the cursor: played, or why not
+        await settle(pilot)
+        assert app.message != before or app.steps > 2
+
+    run(body, app)

@@ -1,0 +1,196 @@
+"""Saving in the game: a failing save is said at once and holds the game on a choice, the
+last good save stays whole, and a new game never overwrites an unfinished one unasked."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import socket
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.ptygame import PtyGame, game_env
+from uno_attack.cli.play import build_app
+from uno_attack.replay import replay
+from uno_attack.transcript import load
+from uno_attack.tui.screens.dialogs import SaveProblemScreen
+from uno_attack.tui.screens.start import StartScreen
+
+
+def _block_writes(save: Path) -> Path:
+    """Make the save's next writes fail for real, for any user: a folder sits where the
+    temporary file must go."""
+    block = save.with_name(f".{save.name}.{os.getpid()}.tmp")
+    block.mkdir()
+    (block / "keep").write_text("")
+    return block
+
+
+def _unblock(block: Path) -> None:
+    (block / "keep").unlink()
+    block.rmdir()
+
+
+def test_a_failing_save_is_said_at_once_and_the_game_goes_on(tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=3, launcher="fixed:1",
+                   the_deal=deal(["R5 R6 R7 G1", "B1 B2 B3", "Y1 Y2 Y3"], "R3"))
+    save = tmp_path / "game.json"
+
+    async def body(pilot: Pilot[Any]) -> None:
+        saved_before = save.read_text()
+        block = _block_writes(save)
+        await pilot.press("1")  # my play cannot be saved
+        await settle(pilot, lambda: isinstance(app.screen, SaveProblemScreen))
+        steps = app.steps
+        assert "Could not save the game to" in log_text(app)
+        assert save.read_text() == saved_before  # the last save, whole
+        await settle(pilot, lambda: True)
+        assert app.steps == steps  # the bots wait while the dialog is up
+        await pilot.press("k")  # keep playing
+        await settle(pilot, lambda: app.steps > steps + 1)
+        assert "not saved" in str(app.table_screen.query_one("#hand-title").render())
+        await settle(pilot)  # my turn again
+        _unblock(block)
+        await pilot.press("space")  # the next action saves, everything
+        await settle(pilot, lambda: "Saved again" in log_text(app))
+        assert len(load(save).steps) == app.steps  # everything, also the unsaved moves
+
+    run(body, app)
+
+
+def test_try_again_saves_once_the_folder_is_mended(tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, the_deal=deal(["R5 R6 G1", "B1 B2 B3"], "R3"))
+    save = tmp_path / "game.json"
+
+    async def body(pilot: Pilot[Any]) -> None:
+        block = _block_writes(save)
+        await pilot.press("1")
+        await settle(pilot, lambda: isinstance(app.screen, SaveProblemScreen))
+        await pilot.press("r")  # still failing: the dialog comes back
+        await settle(pilot, lambda: isinstance(app.screen, SaveProblemScreen))
+        _unblock(block)
+        await pilot.press("r")
+        await settle(pilot)
+        assert not isinstance(app.screen, SaveProblemScreen)
+        assert "Saved again" in log_text(app)
+        assert load(save).steps[0].text == "0 play R5"
+
+    run(body, app)
+
+
+def _file_size_limit(limit: int) -> Any:
+    def set_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # the disk is "full"
+
+    return set_limit
+
+
+def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
+    """The save grows with each action until the file-size limit refuses it (EFBIG, as
+    a full disk refuses with ENOSPC): the screen says so and the last save stays whole."""
+    save = tmp_path / "game.json"
+    game = PtyGame(["--seed", "5", "--bot-delay", "0", "--no-animation", "--save", str(save),
+                    "--launcher", "fixed:2"], game_env(tmp_path),
+                   preexec=_file_size_limit(1500))
+    try:
+        game.wait_for(b"Your hand")
+        size = save.stat().st_size  # the first saves fit
+        for _ in range(40):
+            if b"could not be saved" in game.output:
+                break
+            game.send(" ")
+            game.read(0.3)
+        game.wait_for(b"could not be saved")
+        assert "File too large" in game.text()
+        assert replay(load(save)).passed  # the last good save, whole
+        assert size <= save.stat().st_size <= 1500
+        game.send("k")
+        game.read(0.5)
+        assert game.proc.poll() is None  # still playing
+    finally:
+        game.kill()
+
+
+def _unfinished_save(tmp_path: Path) -> Path:
+    """A game saved a move in, its app gone as after a quit."""
+    first = make_app(tmp_path, the_deal=deal(["R5 G1 G2", "B1 B2", "Y1 Y2", "G3 G4"], "R3"))
+
+    async def one_move(pilot: Pilot[Any]) -> None:
+        await pilot.press("1")
+        await settle(pilot)
+
+    run(one_move, first)
+    return tmp_path / "game.json"
+
+
+def test_a_new_game_asks_first_and_keeps_the_unfinished_one(tmp_path: Path) -> None:
+    save = _unfinished_save(tmp_path)
+    old = save.read_text()
+    app = build_app(["--save", str(save), "--bot-delay", "0", "--seed", "8"])
+
+    async def body(pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, StartScreen)
+        assert save.read_text() == old  # nothing written before the answer
+        summary = str(app.screen.query_one("#saved-summary").render())
+        assert "round 1" in summary
+        await pilot.press("n")
+        await settle(pilot)
+        assert (tmp_path / "game.previous.json").read_text() == old
+        assert load(save).meta["seed"] == 8
+        assert not app.resumed
+
+    run(body, app)
+
+
+def test_the_first_screen_can_resume_the_unfinished_game(tmp_path: Path) -> None:
+    save = _unfinished_save(tmp_path)
+    expected = replay(load(save)).round.snapshot()
+    app = build_app(["--save", str(save), "--bot-delay", "0"])
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.resumed
+        assert app.session.game.snapshot() == expected
+        assert "Resumed round 1" in log_text(app)
+        assert not (tmp_path / "game.previous.json").exists()
+
+    run(body, app)
+
+
+def test_a_stale_temp_file_is_cleaned_when_a_game_starts(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    stale = tmp_path / ".game.json.4194303999.tmp"  # left by a writer killed with -9
+    stale.write_text('{"name": ')
+    app = build_app(["--save", str(save), "--bot-delay", "0"])
+    app.close_session()
+    assert not stale.exists()
+    assert load(save).steps == []
+
+
+def test_a_resumed_save_never_chooses_the_launcher(tmp_path: Path) -> None:
+    save = _unfinished_save(tmp_path)
+    data = json.loads(save.read_text())
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(0.3)
+        spec = f"serial:socket://127.0.0.1:{server.getsockname()[1]}"
+        data["meta"]["launcher"] = spec  # a save shared by someone else
+        save.write_text(json.dumps(data))
+        app = build_app(["--resume", "--save", str(save), "--bot-delay", "0"])
+
+        async def body(pilot: Pilot[Any]) -> None:
+            assert app.session.config.launcher == "sim"
+            assert f"This game was played with launcher {spec!r}" in log_text(app)
+            assert f"Pass --launcher {spec} to use that one." in log_text(app)
+
+        run(body, app)
+        try:
+            server.accept()
+        except TimeoutError:
+            pass
+        else:
+            raise AssertionError("the game connected to the launcher the save named")

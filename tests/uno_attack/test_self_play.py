@@ -1,0 +1,174 @@
+"""Self-play: the table's lean loop plays exactly the moves of its step-by-step loop, and
+``simulate``'s line-ups seat and count the bot kinds as documented."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.uno_attack.test_engine_properties import options
+from uno_attack.actions import Action
+from uno_attack.bots import make_bot
+from uno_attack.engine import Round
+from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
+from uno_attack.launcher import open_launcher
+from uno_attack.match import Match
+from uno_attack.options import Options
+from uno_attack.simulate import line_up, simulate
+from uno_attack.table import RoundTooLong, Table, TableEvent
+
+MAX_ACTIONS = 1500  # random play under until_playable need not end
+
+
+def seated_table(seed: int, players: int, chosen: Options, **table: object) -> Table:
+    match = Match([f"p{i}" for i in range(players)], chosen, seed=seed)
+    game, record = match.deal_round()
+    # basic bots that forget UNO half the time, so calls and catches come out of turn
+    bots = [make_bot("basic" if i % 2 else "random", f"p{i}", seed=f"{seed}:{i}",
+                     forget_uno=0.5) for i in range(players)]
+    return Table(game, bots, open_launcher("sim", seed=seed), record,
+                 reload_rng=match.reload_rng(), **table)  # type: ignore[arg-type]
+
+
+def finish(table: Table) -> str:
+    """Play the round out; what ended it."""
+    try:
+        table.play_round(max_actions=MAX_ACTIONS)
+    except RoundTooLong:
+        return "too long"
+    return "over"
+
+
+class TestLeanLoop:
+    @settings(max_examples=60, deadline=None)
+    @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10), data=st.data())
+    def test_the_same_moves_as_the_loop_of_events(self, seed: int, players: int,
+                                                  data: st.DataObject) -> None:
+        chosen = data.draw(options(players))
+        events: list[TableEvent] = []
+        watched = seated_table(seed, players, chosen, on_event=events.append)
+        lean = seated_table(seed, players, chosen, recording=False)
+        assert finish(lean) == finish(watched)
+        assert lean.game == watched.game  # hands, stock and the discard pile in its order
+        assert (lean.actions, lean.takes, lean.cards_taken) == (
+            watched.actions, watched.takes, watched.cards_taken)
+        assert len(events) == watched.actions == len(watched.record.steps)
+        assert lean.events == []  # it kept nothing: no event was made
+        assert lean.record.steps == []
+
+    def test_one_out_of_turn_action_after_a_turn_as_the_loop_of_events(self) -> None:
+        """In this round (found by the property test above) a second out-of-turn action is
+        open right after the first: the step-by-step loop asks for reactions after a turn
+        only, and so must the lean one."""
+        watched = seated_table(0, 7, Options(jump_in="numbers"), on_event=lambda _: None)
+        lean = seated_table(0, 7, Options(jump_in="numbers"), recording=False)
+        watched.play_round()
+        lean.play_round()
+        assert lean.game == watched.game
+        assert lean.actions == watched.actions
+
+    def test_a_recording_table_keeps_every_action_without_a_listener(self) -> None:
+        recorded = seated_table(5, 4, Options(jump_in="any"))
+        bare = seated_table(5, 4, Options(jump_in="any"), recording=False)
+        assert recorded.play_round() == bare.play_round()
+        assert len(recorded.events) == len(recorded.record.steps) == recorded.actions > 0
+        assert bare.record.steps == []
+        assert bare.record.fires == []
+        assert bare.record.reloads is None
+        assert bare.actions == recorded.actions
+
+    def test_an_action_not_from_the_legal_list_is_checked(self) -> None:
+        class Copier:
+            """Hands back an equal copy of a legal action, then one that is not legal."""
+
+            name = "copier"
+
+            def __init__(self) -> None:
+                self.turns = 0
+
+            def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
+                self.turns += 1
+                if self.turns == 3:
+                    return Action.catch(seat, seat)  # nobody may catch themselves
+                first = legal[0]
+                return Action(first.seat, first.verb, first.cards, first.color, first.target)
+
+            def react(self, game: Round, seat: int) -> Action | None:
+                return None
+
+        table = seated_table(2, 2, Options(), recording=False)
+        copier = Copier()
+        table.players = [copier, copier]
+        with pytest.raises(IllegalActionError, match="cannot catch themselves"):
+            table.play_round()
+        assert table.actions == 2  # the two equal copies were played
+
+
+class TestLeanPress:
+    @pytest.mark.parametrize("spec", ["sim", "sim:brutal", "fixed:3"])
+    def test_fire_counts_what_press_would_fire(self, spec: str) -> None:
+        pressed, fired = open_launcher(spec, seed=8), open_launcher(spec, seed=8)
+        available = [12, 0, 3, 1, 40, 2] * 50
+        assert [fired.fire(available=a) for a in available] == [
+            pressed.press(available=a).fired for a in available]
+
+    def test_a_backend_without_its_own_fire_presses(self) -> None:
+        scripted = open_launcher("scripted:2,0,5")
+        assert [scripted.fire(available=3) for _ in range(3)] == [2, 0, 3]
+        scripted.serve(2)  # an eject of exactly 2, as a classic draw of 2
+        with pytest.raises(LauncherError, match="fires ran out"):
+            scripted.fire()
+
+    def test_a_closed_launcher_fires_nothing(self) -> None:
+        launcher = open_launcher("sim")
+        launcher.close()
+        with pytest.raises(LauncherError, match="closed"):
+            launcher.fire(available=5)
+        with pytest.raises(LauncherError, match="closed"):
+            launcher.serve(1)
+
+
+class TestLineUps:
+    def test_one_word_seats_one_kind_and_does_not_rotate(self) -> None:
+        seats, rotates = line_up("random", 3)
+        assert [(s.name, s.kind) for s in seats] == [
+            ("random-1", "random"), ("random-2", "random"), ("random-3", "random")]
+        assert not rotates
+
+    def test_a_list_names_each_seat_and_rotates(self) -> None:
+        seats, rotates = line_up("basic,random,basic", 3)
+        assert [(s.name, s.kind) for s in seats] == [
+            ("basic-1", "basic"), ("random-2", "random"), ("basic-3", "basic")]
+        assert rotates
+
+    @pytest.mark.parametrize(("bots", "fragment"), [
+        ("smrt", "unknown bot kind 'smrt' (known: random, basic"),
+        ("basic,", "unknown bot kind ''"),
+        ("basic,mixed", "unknown bot kind 'mixed'"),
+        ("basic,random", "2 kinds for 3 players"),
+    ])
+    def test_bad_line_ups_are_refused(self, bots: str, fragment: str) -> None:
+        with pytest.raises(UnoAttackError, match=fragment.replace("(", r"\(")):
+            line_up(bots, 3)
+
+    def test_round_i_seats_the_list_rotated_by_i(self, tmp_path: Path) -> None:
+        kinds = ["basic", "random", "random"]
+        simulate(4, 3, ",".join(kinds), 9, save_dir=tmp_path)
+        names = [f"{kind}-{j}" for j, kind in enumerate(kinds, start=1)]
+        for i in range(4):
+            saved = json.loads((tmp_path / f"round-{i + 1:05d}.json").read_text())
+            seated = saved["meta"]["players"]
+            assert [seated[(j + i) % 3] for j in range(3)] == names
+
+    def test_each_kind_wins_what_its_players_won(self) -> None:
+        stats = simulate(60, 3, "basic,random,random", 4)
+        wins = stats.to_json()["wins"]
+        assert stats.wins_by_kind == {"basic": wins["basic-1"],
+                                      "random": wins["random-2"] + wins["random-3"]}
+        assert sum(stats.wins_by_kind.values()) == 60
+        assert stats.wins_by_kind["basic"] > 30  # the sensible bot beats two random ones
