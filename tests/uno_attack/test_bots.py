@@ -1,8 +1,9 @@
 """Every bot, under every rule set and combination of options: only legal actions, in turn
-and out of it; the registry; basic against random."""
+and out of it, decided only from what its seat sees; the registry; basic against random."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -10,7 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from uno_attack.actions import Verb
-from uno_attack.bots import BOT_KINDS, make_bot
+from uno_attack.bots import BOT_KINDS, SmartBot, make_bot
+from uno_attack.bots.worlds import set_bluff
+from uno_attack.engine import Round
 from uno_attack.errors import OptionError
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
@@ -96,3 +99,51 @@ def test_bots_choose_only_legal_actions(setup: tuple[int, int, Options]) -> None
                 assert reaction.verb is not Verb.CATCH or game.uno_seat == reaction.target
                 table.perform(reaction)
                 break
+
+
+def hidden_dealt_anew(game: Round, seat: int, rng: random.Random) -> Round:
+    """A copy of ``game`` that ``seat`` cannot tell from it: the cards of the other hands
+    and the stock shuffled among them (each keeping its size), and a Wild Draw Four's bluff
+    turned the other way."""
+    world = game.copy()
+    others = [s for s in range(game.players) if s != seat]
+    pool = [card for s in others for card in game.hands[s]] + list(game.stock)
+    rng.shuffle(pool)
+    for s in others:
+        world.hands[s][:] = [pool.pop() for _ in game.hands[s]]
+    world.stock.clear()
+    world.stock.extend(pool)
+    head = world.owed[0] if world.owed else None
+    if head is not None and head.cause.challenge is not None:
+        set_bluff(world, not head.cause.challenge.bluff)
+    return world
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.integers(0, 60), st.sampled_from(BOT_KINDS))
+def test_bots_decide_only_from_what_their_seat_sees(
+        setup: tuple[int, int, Options], steps: int, kind: str) -> None:
+    """The same bot (same seed) makes the same choice, and the smart bot the same search,
+    in a round whose hidden cards are dealt otherwise: it never looks at other hands, the
+    stock's order or whether a Wild Draw Four was a bluff."""
+    players, seed, options = setup
+    match = Match([f"p{i}" for i in range(players)], options, seed=seed)
+    game, record = match.deal_round()
+    table = Table(game, [make_bot("basic", f"p{i}", seed=i) for i in range(players)],
+                  open_launcher("sim", seed=seed), record, reload_rng=match.reload_rng())
+    for _ in range(steps):
+        if game.over:
+            break
+        table.bot_turn()
+        table.bot_reactions()
+    seat = game.to_act
+    if seat is None:
+        return
+    decisions = []
+    for world in (game, hidden_dealt_anew(game, seat, random.Random(seed))):
+        bot = make_bot(kind, "b", seed=seed, playouts=12, budget_ms=600_000)
+        action = bot.choose(world.copy(), seat, world.legal_actions())
+        search = bot.last if isinstance(bot, SmartBot) else None
+        decisions.append((action, search and (search.playouts, search.visits, search.wins),
+                          make_bot(kind, "b", seed=seed).react(world.copy(), seat)))
+    assert decisions[0] == decisions[1]

@@ -76,11 +76,12 @@ _PLAY, _PRESS, _UNO, _CATCH, _OUT = Verb.PLAY, Verb.PRESS, Verb.UNO, Verb.CATCH,
 
 @dataclass(frozen=True)
 class Search:
-    """What the last search did: the playouts made, the visits of each root action, and
-    how long it took (seconds)."""
+    """What the last search did: the playouts made, the visits of each root action, the
+    sum of their results, and how long it took (seconds)."""
 
     playouts: int
     visits: dict[Action, int]
+    wins: dict[Action, float]
     seconds: float
 
 
@@ -218,8 +219,9 @@ class SmartBot:
                 alive = [a for i, a in enumerate(ranked) if i < len(ranked) // 2 or a == prior]
             if self.clock() >= deadline:
                 break
-        self.last = Search(done, {a: len(o) for a, o in outcomes.items() if o},
-                           self.clock() - started)
+        tried = {a: o for a, o in outcomes.items() if o}
+        self.last = Search(done, {a: len(o) for a, o in tried.items()},
+                           {a: sum(o) for a, o in tried.items()}, self.clock() - started)
         best = max(alive, key=lambda a: _mean(outcomes[a]))
         if prior is not None and best != prior and \
                 not _clearly_better(outcomes[best], outcomes[prior]):
