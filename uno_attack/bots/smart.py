@@ -102,7 +102,8 @@ class SmartBot:
     """The search bot (see the module docstring); deterministic given its seed and a
     playout budget (unless the time cap cuts a search short).
 
-    ``playouts``: playouts per decision; ``budget_ms``: the time cap per decision;
+    ``playouts``: playouts per decision; ``budget_ms``: the time cap per decision (no
+    playout is begun that would end after it, were it as slow as the slowest so far);
     ``policy``: the launcher's ejection policy by name; ``forget_uno`` as the basic bot's.
     """
 
@@ -193,7 +194,7 @@ class SmartBot:
         outcomes: dict[Action, list[float]] = {a: [] for a in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        done = 0
+        done, slowest = 0, 0.0
         for r in range(rounds):
             left = self.playouts - done
             share = max(1, left // ((rounds - r) * len(alive)) if r < rounds - 1
@@ -207,13 +208,15 @@ class SmartBot:
                 worlds.append((world, rng.getrandbits(32), tension))
             for world, luck, tension in worlds[first:]:
                 for action in alive:
-                    if done >= self.playouts or (done and self.clock() >= deadline):
-                        break
+                    now = self.clock()
+                    if done >= self.playouts or (done and now + slowest >= deadline):
+                        break  # no playout is begun that would end after the cap
                     presses = launcher.policy(luck, tension) if launcher is not None else None
                     outcomes[action].append(self._playout(
                         world.copy(), seat, root, action, rng, random.Random(luck).shuffle,
                         presses))
                     done += 1
+                    slowest = max(slowest, self.clock() - now)
             if r < rounds - 1:
                 ranked = sorted(alive, key=lambda a: -_mean(outcomes[a]))
                 alive = [a for i, a in enumerate(ranked) if i < len(ranked) // 2 or a == prior]
