@@ -1,11 +1,16 @@
 """Every bot, under every rule set and combination of options: only legal actions, in turn
-and out of it, decided only from what its seat sees; the registry; basic against random."""
+and out of it, decided only from what its seat sees; the registry, and the bots where
+users choose them (simulate, play, host, the environment); basic against random."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,6 +19,7 @@ from uno_attack.actions import Verb
 from uno_attack.bots import BOT_KINDS, SmartBot, make_bot
 from uno_attack.bots.worlds import set_bluff
 from uno_attack.engine import Round
+from uno_attack.env import SingleAgentEnv
 from uno_attack.errors import OptionError
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
@@ -147,3 +153,37 @@ def test_bots_decide_only_from_what_their_seat_sees(
         decisions.append((action, search and (search.playouts, search.visits, search.wins),
                           make_bot(kind, "b", seed=seed).react(world.copy(), seat)))
     assert decisions[0] == decisions[1]
+
+
+def uno_attack(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "uno_attack", *args], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def test_simulate_seats_the_smart_bot_beside_another_kind() -> None:
+    done = uno_attack("simulate", "--players", "2", "--bots", "smart,basic", "--games", "2",
+                      "--seed", "3", "--option", "hand_size=3", "--json")
+    assert done.returncode == 0, done.stderr
+    wins = json.loads(done.stdout)["wins_by_kind"]
+    assert set(wins) == {"smart", "basic"}
+    assert sum(wins.values()) == 2
+
+
+def test_play_and_host_offer_every_bot_kind() -> None:
+    for command in ("play", "host"):
+        shown = uno_attack(command, "--help")
+        assert shown.returncode == 0, shown.stderr
+        assert "{" + ",".join(BOT_KINDS) + "}" in shown.stdout, command
+
+
+def test_the_environment_seats_smart_opponents() -> None:
+    """The agent at seat 1 of two: the smart bot deals and moves first or in reply."""
+    seat = SingleAgentEnv(players=2, seat=1, opponents="smart", options={"hand_size": 3})
+    _, info = seat.reset(seed=4)
+    assert isinstance(seat.seats.table.players[0], SmartBot)
+    for _ in range(3):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        _, _, terminated, truncated, info = seat.step(action)
+        assert "illegal" not in info
+        if terminated or truncated:
+            break
