@@ -96,14 +96,25 @@ class TestWorlds:
             assert challenge.bluff == bluff
 
 
+def watching(game: Round, seat: int = 0) -> Memory:
+    """The memory of ``seat``, having seen ``game`` as it is."""
+    memory = Memory(seat)
+    memory.observe(game)
+    return memory
+
+
+def acts(memory: Memory, game: Round, text: str) -> None:
+    """The memory's own seat takes this action: noted, then made."""
+    action = Action.parse(text, rules=game.rules)
+    memory.acted(game, action)
+    game.apply(action)
+
+
 class TestMemory:
     def test_a_trade_leaves_its_hand_with_the_seat_named(self) -> None:
         game = table(["RT R3 B4 B5 G7", "Y1 Y2"], "R5")
-        memory = Memory(0)
-        memory.observe(game)
-        action = Action.parse("0 play RT 1")
-        memory.acted(game, action)
-        game.apply(action)
+        memory = watching(game)
+        acts(memory, game, "0 play RT 1")
         memory.observe(game)
         assert memory.known == {1: Counter(game.rules.parse_cards(["R3", "B4", "B5", "G7"]))}
         game.apply(Action.parse("1 play R3"))  # one of them comes back into sight
@@ -112,22 +123,16 @@ class TestMemory:
 
     def test_a_hand_taken_by_the_other_seat_is_known_to_be_there(self) -> None:
         game = table(["R1 B3 B4", "RT Y1 Y2 Y3"], "R5")
-        memory = Memory(0)
-        memory.observe(game)
-        action = Action.parse("0 play R1")
-        memory.acted(game, action)
-        game.apply(action)
+        memory = watching(game)
+        acts(memory, game, "0 play R1")
         game.apply(Action.parse("1 play RT 0"))
         memory.observe(game)
         assert memory.known == {1: Counter(game.rules.parse_cards(["B3", "B4"]))}
 
     def test_a_seat_that_presses_instead_of_playing_lacks_what_it_could_play(self) -> None:
         game = table(["R5 R3 B4", "Y1 Y2 G3"], "R2")
-        memory = Memory(0)
-        memory.observe(game)
-        action = Action.parse("0 play R5")
-        memory.acted(game, action)
-        game.apply(action)
+        memory = watching(game)
+        acts(memory, game, "0 play R5")
         game.apply(Action.parse("1 press"), fired=2)  # nothing red, no 5, no wild; R1 R1
         memory.observe(game)
         [(held, lacked)] = memory.lacks[1]
@@ -137,19 +142,15 @@ class TestMemory:
         for i in range(20):
             oldest = sample_world(game, 0, random.Random(i), lacks=memory.lacks).hands[1][:3]
             assert not set(oldest) & lacked
-        memory.acted(game, Action.parse("0 play R3"))
-        game.apply(Action.parse("0 play R3"))
+        acts(memory, game, "0 play R3")
         game.apply(Action.parse("1 play R1"))
         memory.observe(game)
         assert memory.lacks[1] == [(2, lacked)]  # one of those cards may have gone
 
     def test_a_penalty_taken_says_nothing(self) -> None:
         game = table(["RH B3 B4", "Y1 Y2 G3"], "R2")
-        memory = Memory(0)
-        memory.observe(game)
-        action = Action.parse("0 play RH")
-        memory.acted(game, action)
-        game.apply(action)
+        memory = watching(game)
+        acts(memory, game, "0 play RH")
         game.apply(Action.parse("1 press"), fired=1)
         game.apply(Action.parse("1 press"), fired=1)
         memory.observe(game)
@@ -158,11 +159,8 @@ class TestMemory:
     def test_a_penalty_its_challenge_brings_says_nothing(self) -> None:
         game = table(["W+4 R5 Y1", "B1 B2 G3"], "R2", rules="classic")
         game.apply(Action.parse("0 play W+4 blue", rules=game.rules))
-        memory = Memory(1)
-        memory.observe(game)
-        challenge = Action.parse("1 challenge", rules=game.rules)
-        memory.acted(game, challenge)
-        game.apply(challenge)  # a bluff: seat 0 held R5
+        memory = watching(game, 1)
+        acts(memory, game, "1 challenge")  # a bluff: seat 0 held R5
         while game.owed:
             game.apply(Action.parse("0 draw", rules=game.rules))
         memory.observe(game)
@@ -170,11 +168,8 @@ class TestMemory:
 
     def test_forgets_when_hands_move_between_others(self) -> None:
         game = table(["RT B3 B4 B5", "Y1 Y2", "GT G1 G2"], "R5")
-        memory = Memory(0)
-        memory.observe(game)
-        action = Action.parse("0 play RT 1")
-        memory.acted(game, action)
-        game.apply(action)
+        memory = watching(game)
+        acts(memory, game, "0 play RT 1")
         memory.observe(game)
         assert 1 in memory.known
         game.apply(Action.parse("1 press"), fired=0)
