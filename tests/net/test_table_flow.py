@@ -219,9 +219,11 @@ async def test_nothing_stalls_while_the_launcher_runs(tmp_path: Path) -> None:
             await asyncio.sleep(0.01)
         late = await connect(url_of(host, other))  # served while the motor "runs"
         assert late.view["busy"] == seat  # type: ignore[index]
-        await late.act("press")
-        assert "wait" in (await next_of(late, "error"))["message"]
+        await late.act("press")  # read once the press is made: its view comes first
         gate.set()
+        await until(late, lambda v: v["busy"] is None
+                    and v["log"][-1].endswith("says how many came out"))
+        assert "wait" in (await next_of(late, "error"))["message"]  # the prompt is open
         await until(actor, lambda v: "prompt" in v)
         for client in (actor, late):
             await client.close()

@@ -3,7 +3,8 @@
 One aiohttp application in the host's asyncio process. ``GET /?token=T`` serves the page,
 ``/ws?token=T`` speaks JSON: a ``hello`` and a ``view`` on connecting, a ``view`` to every
 connection after every change, an ``error`` for anything refused. Each connection has one
-ordered outgoing queue and its own ``seq``, so an ``error`` never overtakes the ``view`` of
+ordered outgoing queue and its own ``seq``, and a message that arrives while the launcher
+fires a press waits for that press's view, so an ``error`` never overtakes the ``view`` of
 an earlier change. What a connection may see is decided in :mod:`uno_attack.views` only.
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 
 from uno_attack import views
 from uno_attack.flow import ActRefused, TableFlow
@@ -29,7 +30,9 @@ MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
 #: A frame above this is dropped by aiohttp with the connection (protects memory); any
 #: message between MAX_MESSAGE_BYTES and this gets an ``error`` and the connection stays.
-MAX_FRAME_BYTES = 1 << 20
+MAX_FRAME_BYTES = 16 << 20
+#: Messages of one connection waiting for a press to be fired; past this it is closed.
+MAX_WAITING = 2000
 #: Messages waiting for a connection that does not read them; past this it is closed (it
 #: can reconnect and gets a fresh view).
 MAX_BACKLOG = 5000
@@ -55,6 +58,8 @@ class Connection:
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.too_slow = False
         self.recent: deque[float] = deque()
+        self.waiting: deque[tuple[float, WSMessage]] = deque()  # behind a press being fired
+        self.drainer: asyncio.Task[None] | None = None
         self.writer = asyncio.create_task(self._write())
 
     def send_view(self, body: str) -> None:
@@ -96,6 +101,8 @@ class Connection:
                 return  # the peer is gone; the reader sees the close
 
     async def close(self, code: int, message: bytes) -> None:
+        if self.drainer is not None:
+            self.drainer.cancel()
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.writer
@@ -113,6 +120,7 @@ class TableServer:
         self.log = log
         self.connections: list[Connection] = []
         self._round = -1
+        self._change = asyncio.Event()  # set (and renewed) after every change
         flow.on_change = self.changed
         self.app = web.Application()
         self.app.router.add_get("/", self.page)
@@ -153,7 +161,8 @@ class TableServer:
         known, player = self.who(request.query.get("token"))
         if not known:
             return web.Response(status=403)
-        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=HEARTBEAT_SECONDS)
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=HEARTBEAT_SECONDS,
+                                   decode_text=False)  # bad UTF-8 gets an error, not a close
         await ws.prepare(request)
         conn = Connection(ws, player, request.remote or "?")
         conn.hello = self._hello(player)
@@ -171,6 +180,8 @@ class TableServer:
             self.log(f"{self._label(conn)} left")
             if player is not None and not any(c.player == player for c in self.connections):
                 self.flow.present(player, False)
+            if conn.drainer is not None:
+                conn.drainer.cancel()
             conn.writer.cancel()
         return ws
 
@@ -185,23 +196,48 @@ class TableServer:
         async for msg in conn.ws:
             if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 continue
-            if not conn.allowed(loop.time()):
-                conn.error(f"too many messages: at most {MAX_MESSAGES_PER_SECOND} in any one "
-                           "second; this one was ignored")
-            elif msg.type is WSMsgType.BINARY:
-                conn.error("not understood: binary frames are not accepted; send a JSON text "
-                           "frame such as {\"type\": \"act\", \"action\": \"press\"}")
-            else:
-                self._message(conn, msg.data)
+            received = loop.time()  # the rate window counts arrivals
+            if conn.drainer is None and self.flow.busy is None:
+                self._take(conn, received, msg)
+            elif len(conn.waiting) >= MAX_WAITING:
+                await conn.close(WSCloseCode.POLICY_VIOLATION, b"too many messages")
+                return
+            else:  # the press being fired is a change decided before this message
+                conn.waiting.append((received, msg))
+                if conn.drainer is None:
+                    conn.drainer = loop.create_task(self._drain(conn))
 
-    def _message(self, conn: Connection, text: str) -> None:
-        size = len(text.encode())
+    async def _drain(self, conn: Connection) -> None:
+        """Take a connection's waiting messages in order, each once no press is firing."""
+        try:
+            while conn.waiting:
+                while self.flow.busy is not None:
+                    await self._change.wait()
+                self._take(conn, *conn.waiting.popleft())
+        finally:
+            conn.drainer = None
+
+    def _take(self, conn: Connection, received: float, msg: WSMessage) -> None:
+        if not conn.allowed(received):
+            conn.error(f"too many messages: at most {MAX_MESSAGES_PER_SECOND} in any one "
+                       "second; this one was ignored")
+        elif msg.type is WSMsgType.BINARY:
+            conn.error("not understood: binary frames are not accepted; send a JSON text "
+                       "frame such as {\"type\": \"act\", \"action\": \"press\"}")
+        else:
+            self._message(conn, msg.data)
+
+    def _message(self, conn: Connection, data: bytes) -> None:
+        size = len(data)
         if size > MAX_MESSAGE_BYTES:
             conn.error(f"message too long: {size} bytes, at most {MAX_MESSAGE_BYTES}; "
                        "it was ignored")
             return
         try:
-            message = json.loads(text)
+            message = json.loads(data.decode())
+        except UnicodeDecodeError:
+            conn.error("not understood: a text frame must be UTF-8")
+            return
         except (ValueError, RecursionError):  # nesting deep enough to exhaust the parser
             conn.error("not understood: not a JSON object")
             return
@@ -238,6 +274,8 @@ class TableServer:
                     conn.hello = hello
                     conn.send(json.loads(hello))
         self._send_views(self.connections)
+        self._change.set()  # messages waiting for a press to be fired may go on
+        self._change = asyncio.Event()
 
     def _send_views(self, connections: list[Connection]) -> None:
         flow = self.flow
