@@ -69,6 +69,27 @@ class TestEject:
         cards(term, 4)
         assert len(board.records) == 2
 
+    def test_a_hello_that_lost_a_digit_past_the_crc_forgets_no_id(
+            self, board: EmulatedBoard, term: Terminal) -> None:
+        """A soak's double fire, replayed: the host's HELLO before a re-ask lost one digit
+        of its session on the wire and the CRC still matched (CRC-16 passes 1 line in 65536
+        so damaged, and this very one). A board that took it for a new session forgot the
+        EJECT, and the re-ask after the next, sound HELLO fired it a second time."""
+        term.send("HELLO 1253 session=4BB659A0")
+        term.expect("HELLO")
+        term.send("EJECT 1254 3 4000")
+        _, done = cards(term, 1254)  # a DONE the host never heard
+        damaged = ulp.frame("HELLO 1255 session=4BB659A0").replace(b"4BB659A0", b"4BB65A0")
+        assert ulp.unframe(damaged) == "HELLO 1255 session=4BB65A0"  # the CRC cannot tell
+        term.send_raw(damaged)
+        term.send("HELLO 1256 session=4BB659A0")
+        term.send("EJECT 1254 3 4000")  # the re-ask
+        assert term.expect("DONE") == done
+        assert [m.verb for m in term.skipped if m.rid == 1254] == []  # nothing moved
+        assert len(board.records) == 1
+        refused = [m for m in term.skipped if m.verb == "ERR"]
+        assert [(m.rid, m.fields["code"]) for m in refused] == [(1255, "args")]
+
     def test_memory_holds_the_last_eight(self, board: EmulatedBoard, term: Terminal) -> None:
         for rid in range(20, 29):
             term.send(ulp.build_request("MOTOR", rid, 0, 1))
