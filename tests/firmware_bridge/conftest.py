@@ -22,6 +22,7 @@ class Terminal:
 
     def __init__(self, port: str) -> None:
         self.serial = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
+        self.buffer = b""
         self.serial.write(b"\n")
 
     def send(self, payload: str) -> None:
@@ -31,14 +32,22 @@ class Terminal:
         self.serial.write(data)
 
     def read(self, timeout: float = 2.0) -> ulp.Message | None:
+        """The next whole line the board sent, parsed (None when none came in time).
+
+        Bytes are kept across calls until their ``\n`` comes: a line the machine hands
+        over in two parts is one line, never two broken ones."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.serial.readline()
-            if line:
+        while True:
+            line, newline, rest = self.buffer.partition(b"\n")
+            if newline:
+                self.buffer = rest
                 payload = ulp.unframe(line)
                 if payload is not None:
                     return ulp.parse_device(payload)
-        return None
+                continue
+            if time.monotonic() >= deadline:
+                return None
+            self.buffer += self.serial.read(self.serial.in_waiting or 1)
 
     def expect(self, verb: str, timeout: float = 3.0) -> ulp.Message:
         """The next message with ``verb``; the ones before it are kept in ``skipped``."""
