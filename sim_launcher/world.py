@@ -261,6 +261,25 @@ class DispenserWorld:
         finally:
             self.clock.hold(model.now_ms)
 
+    def pause(self, after_ms: float = 0.0) -> float:
+        """Let model time run ``after_ms`` more from where it stands, then stand still
+        until :meth:`resume`; the model time it stops at.
+
+        For a test that must speak while nothing moves (a request while an eject runs):
+        the owner still steps up to that moment, and the drivers it polls still hear and
+        answer, but no timer runs out and no card moves meanwhile. (A driver's closed loop
+        that steps the world itself, :meth:`driven`, keeps its own time.)
+        """
+        at = self.clock.now() + max(after_ms, 0.0)
+        self.clock.hold(at)
+        self._poke()
+        return at
+
+    def resume(self) -> None:
+        """Model time runs on, at the clock's pace, from where :meth:`pause` held it."""
+        self.clock.start(self.clock.now())
+        self._poke()
+
     def step_with_clock(self, on_step: Action | None = None) -> float | None:
         """(The owner) Step to the clock's now, unless a driver steps the world meanwhile;
         the model ms until something happens by itself, or None when a driver has it."""
