@@ -425,7 +425,7 @@ class TestReplies:
         world.pause()
         dev.send("MOTOR 29 100 2000")
         dev.expect("OK 29")
-        world.pause(after_ms=300)  # spin-up and one card
+        world.pause(after_ms=230)  # spin-up and one card, the beam clear again
         dev.expect(r"CARD 29 1")
         assert dev.ask("STOP 30") == "OK 30"
         world.resume()
