@@ -262,7 +262,8 @@ class DispenserWorld:
             self.clock.hold(model.now_ms)
 
     def pause(self, after_ms: float = 0.0) -> float:
-        """Let model time run ``after_ms`` more from where it stands, then stand still
+        """Let model time run ``after_ms`` more from where the world stands (the model's
+        own time, however far a late owner lets the clock run ahead), then stand still
         until :meth:`resume`; the model time it stops at.
 
         For a test that must speak while nothing moves (a request while an eject runs):
@@ -270,7 +271,7 @@ class DispenserWorld:
         answer, but no timer runs out and no card moves meanwhile. (A driver's closed loop
         that steps the world itself, :meth:`driven`, keeps its own time.)
         """
-        at = self.clock.now() + max(after_ms, 0.0)
+        at = self.model.now_ms + max(after_ms, 0.0)
         self.clock.hold(at)
         self._poke()
         return at

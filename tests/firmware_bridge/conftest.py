@@ -62,13 +62,17 @@ class Terminal:
             self.skipped.append(msg)
         raise AssertionError(f"no {verb} within {timeout} s (saw {self.skipped})")
 
-    def quiet(self, timeout: float = 0.3) -> list[ulp.Message]:
-        """Everything the board says in ``timeout`` seconds."""
+    def answers_to_last(self, rid: int = 60000) -> list[ulp.Message]:
+        """Everything the board says before the PONG of a ``PING rid`` sent now: the board
+        answers in order, so that is all it said to the requests sent before (no waiting
+        out a quiet spell that a loaded machine can make too short)."""
+        self.send(f"PING {rid}")
         out = []
-        deadline = time.monotonic() + timeout
-        while (msg := self.read(max(deadline - time.monotonic(), 0.0))) is not None:
+        while (msg := self.read(10.0)) is not None:
+            if (msg.verb, msg.rid) == ("PONG", rid):
+                return out
             out.append(msg)
-        return out
+        raise AssertionError(f"no PONG {rid} (saw {out})")
 
     def close(self) -> None:
         self.serial.close()

@@ -38,7 +38,7 @@ class TestEject:
         _, first = cards(term, 2)
         out = board.world.model.cards_out
         term.send("EJECT 2 3 4000")
-        again = term.quiet(0.3)
+        again = term.answers_to_last()
         assert again == [first]            # exactly one line: the stored DONE
         assert board.world.model.cards_out == out
         assert len(board.records) == 1

@@ -106,6 +106,18 @@ class Wire:
             self.skipped.append(got)
         raise AssertionError(f"no line matching {pattern!r} in {timeout} s: {self.skipped}")
 
+    def answers_to_last(self, rid: int = 60000) -> list[str]:
+        """Every line the device writes before the PONG of a ``PING rid`` sent now: it
+        answers in order, so that is all it said to the lines sent before (no quiet
+        spell to wait out, which a loaded machine can make too short)."""
+        self.send(f"PING {rid}")
+        out = []
+        while (got := self.read(10.0)) is not None:
+            if got == f"PONG {rid}":
+                return out
+            out.append(got)
+        raise AssertionError(f"no PONG {rid} (saw {out})")
+
     def quiet(self, seconds: float = 0.15) -> list[str]:
         """Every line the device writes in ``seconds``."""
         out = []
@@ -246,7 +258,7 @@ class TestLink:
 
     def test_empty_lines_are_ignored(self, dev: Wire) -> None:
         dev.write(b"\n\r\n\n")
-        assert dev.quiet() == []
+        assert dev.answers_to_last() == []
         assert dev.ask("PING 6") == "PONG 6"
 
     def test_newline_flushes_a_half_line(self, dev: Wire) -> None:
@@ -393,7 +405,7 @@ class TestReplies:
 
     def test_stop_when_idle(self, dev: Wire) -> None:
         assert dev.ask("STOP 26") == "OK 26"
-        assert dev.quiet() == []
+        assert dev.answers_to_last() == []
 
     def test_stop_ends_a_running_eject(self, dev: Wire) -> None:
         board = dev.board  # type: ignore[attr-defined]
@@ -523,11 +535,11 @@ class TestIdempotency:
         out = board.world.model.cards_out
         for _ in range(3):
             dev.send("EJECT 3 3 4000")
-            assert dev.quiet() == [done]
+            assert dev.answers_to_last() == [done]
         dev.send("EJECT 3 5 9000")  # the id is what counts, not the arguments
-        assert dev.quiet() == [done]
+        assert dev.answers_to_last() == [done]
         dev.send("MOTOR 3 100 100")
-        assert dev.quiet() == [done]
+        assert dev.answers_to_last() == [done]
         assert board.world.model.cards_out == out
         assert len(board.records) == 1
 
@@ -555,7 +567,7 @@ class TestIdempotency:
             done[rid] = run_to_done(dev, rid)[1]
         for rid in range(101, 109):
             dev.send(f"EJECT {rid} 1 4000")
-            assert dev.quiet() == [done[rid]]
+            assert dev.answers_to_last() == [done[rid]]
         assert len(board.records) == 9
         dev.send("EJECT 100 1 4000")  # the ninth-last: forgotten, it runs again
         assert dev.expect(r"OK 100|DONE.*") == "OK 100"
@@ -590,7 +602,7 @@ class TestIdempotency:
         for rid in (13, 14):
             assert dev.ask(f"HELLO {rid} session=0000BEEF").startswith(f"HELLO {rid} ")
             dev.send("EJECT 12 2 4000")
-            assert dev.quiet() == [done]
+            assert dev.answers_to_last() == [done]
         assert len(board.records) == 1
 
     def test_requests_before_any_hello_are_an_unnamed_session(
@@ -601,7 +613,7 @@ class TestIdempotency:
         wire.send("EJECT 1 1 4000")
         _, done = run_to_done(wire, 1)
         wire.send("EJECT 1 1 4000")
-        assert wire.quiet() == [done]
+        assert wire.answers_to_last() == [done]
         assert wire.ask("HELLO 2 session=00000001").startswith("HELLO 2 ")
         wire.send("EJECT 1 1 4000")  # the named session is a new one
         assert wire.expect(r"OK 1|DONE.*") == "OK 1"
