@@ -336,10 +336,8 @@ class Round:
     def _turn_actions(self, seat: int) -> list[Action]:
         """The seat to act's actions, UNO calls and catches aside."""
         phase = self.phase
-        if phase is Phase.CHOOSE:
-            return [Action.choose(seat, color) for color in COLORS]
         take = self._take[seat]
-        if self.owed:
+        if self.owed:  # a penalty owed comes first, also before a wild starter's colour
             actions = [take]
             head = self.owed[0]
             if head.answerable and self.winner is None:
@@ -348,6 +346,8 @@ class Round:
                 if self.options.stacking != "off" or self.options.deflect:
                     actions += self._candidates(seat, self.hands[seat], self._answer_refusal)
             return actions
+        if phase is Phase.CHOOSE:
+            return [Action.choose(seat, color) for color in COLORS]
         if phase is Phase.CHAIN:
             return [take]
         if phase is Phase.AFTER:
@@ -425,20 +425,18 @@ class Round:
             return self._out_refusal(seat)
         if verb is Verb.CHALLENGE:
             return self._challenge_refusal(seat)
-        if self.phase is Phase.CHOOSE:
-            if verb is not Verb.CHOOSE or seat != to_act:
-                return (f"seat {to_act} must first name the colour of the wild starter "
-                        f"({refs['setup']}: starter table)")
-            return None
         if verb is Verb.CHOOSE:
-            return f"there is no wild starter's colour to name (only at the start, {refs['setup']})"
+            return self._choose_refusal(seat)
+        if self.phase is Phase.CHOOSE and not self.owed:
+            return (f"seat {to_act} must first name the colour of the wild starter "
+                    f"({refs['setup']}: starter table)")
         take = self.take_verb
         if (verb is _PRESS or verb is _DRAW) and verb is not take:
             return self._wrong_take(verb)
         if self.owed:
             head = self.owed[0]
             if seat != head.seat:
-                return f"seat {head.seat} owes {head.describe()} first ({refs['effects']})"
+                return self._not_owing_refusal(head, verb)
             if verb is take:
                 return None
             if verb is _PLAY:
@@ -453,6 +451,31 @@ class Round:
         if verb is Verb.PASS:
             return self._pass_refusal()
         return self._play_refusal(action)
+
+    def _choose_refusal(self, seat: int) -> str | None:
+        """Naming a wild starter's colour: by the player left of the dealer, once any
+        penalty owed is made (a false call's is owed at once, VARIANTS.md B8)."""
+        setup = self.rules.refs["setup"]
+        if self.phase is not Phase.CHOOSE:
+            return f"there is no wild starter's colour to name (only at the start, {setup})"
+        if self.owed:
+            head = self.owed[0]
+            return (f"seat {head.seat} owes {head.describe()} first, before the wild "
+                    f"starter's colour is named (VARIANTS.md B8)")
+        if seat != self.turn:
+            return (f"seat {self.turn} names the colour of the wild starter, not seat {seat} "
+                    f"({setup}: starter table)")
+        return None
+
+    def _not_owing_refusal(self, head: Owed, verb: Verb) -> str:
+        """An action of a seat that owes nothing while another seat owes a penalty: the
+        rule it breaks is the one that would have let it act (E5, B2), else RULES.md 5."""
+        owes = f"seat {head.seat} owes {head.describe()} first"
+        if self.winner is not None:
+            return f"{owes}; after a hand is empty only what is owed is made (VARIANTS.md E5)"
+        if verb is _PLAY and self.options.jump_in != "off":
+            return f"{owes}; no jump-in while a penalty is owed (VARIANTS.md B2)"
+        return f"{owes} ({self.rules.refs['effects']})"
 
     def _wrong_take(self, verb: Verb) -> str:
         if verb is _PRESS:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from uno_attack.actions import Action
-from uno_attack.cards import Card
+from uno_attack.cards import COLORS, Card
 from uno_attack.engine import Round
 from uno_attack.errors import InvalidActionError, InvalidCardError, OptionError, TranscriptError
 from uno_attack.journal import write_atomic
@@ -314,7 +314,7 @@ def from_dict(data: object, *, source: str = "<transcript>") -> Transcript:
     steps_raw = data["steps"]
     if not isinstance(steps_raw, list):
         raise check.fail("steps", steps_raw, "expected a list of steps")
-    transcript.steps = [_step(check, i, s, rules) for i, s in enumerate(steps_raw)]
+    transcript.steps = [_step(check, i, s, rules, players) for i, s in enumerate(steps_raw)]
     return transcript
 
 
@@ -344,7 +344,7 @@ def _match(check: _Checker, match: object, players: int,
     return totals, round_no
 
 
-def _step(check: _Checker, i: int, raw: object, rules: RuleSet) -> Step:
+def _step(check: _Checker, i: int, raw: object, rules: RuleSet, players: int) -> Step:
     key = f"steps[{i}]"
     if isinstance(raw, str):
         try:
@@ -366,7 +366,7 @@ def _step(check: _Checker, i: int, raw: object, rules: RuleSet) -> Step:
         for name, value in expect.items():
             if name not in EXPECT_KEYS:
                 raise check.fail(f"{key}.expect.{name}", value, "unknown expectation")
-            why = _EXPECT_SHAPES[name](value)
+            why = _EXPECT_SHAPES[name](value) or _impossible(name, value, rules, players)
             if why is not None:
                 raise check.fail(f"{key}.expect.{name}", value, f"expected {why}")
         return ExpectStep(expect, json.dumps(raw))
@@ -423,6 +423,52 @@ _EXPECT_SHAPES: dict[str, Any] = {
                            "a seat number, a list of seats or null"),
 }
 assert set(_EXPECT_SHAPES) == set(EXPECT_KEYS)
+
+_DIRECTIONS = ("clockwise", "counterclockwise")
+
+
+def _impossible(name: str, value: Any, rules: RuleSet, players: int) -> str | None:
+    """What an expectation of the right shape needs to be able to hold at all (a seat of
+    the table, a card of the deck, one entry per seat), or None when it can."""
+    seats = f"seats 0…{players - 1}"
+    if name in ("turn", "winner"):
+        return None if value is None or 0 <= value < players else f"one of {seats}, or null"
+    if name == "match_winner":
+        listed = value if isinstance(value, list) else [] if value is None else [value]
+        return None if all(0 <= s < players for s in listed) else f"{seats}, a list or null"
+    if name in ("hand_sizes", "round_points", "scores"):
+        return (None if value is None or len(value) == players
+                else f"{players} numbers, one per seat")
+    if name == "owed":
+        return None if all(0 <= s < players for s, _ in value) else f"presses owed by {seats}"
+    if name == "direction":
+        return None if value in _DIRECTIONS else '"clockwise" or "counterclockwise"'
+    if name == "color":
+        return None if value is None or value in [c.label for c in COLORS] else \
+            "red, yellow, green, blue or null"
+    if name == "top":
+        return None if _is_card(rules, value) else f"a card code of {rules.title}"
+    if name == "hands":
+        if any(int(seat) >= players for seat in value):
+            return f"hands of {seats}"
+        if not all(_is_card(rules, code) for cards in value.values() for code in cards):
+            return f"card codes of {rules.title}"
+        return None
+    if name == "legal":
+        for text in value:
+            try:
+                Action.parse_move(text, 0, rules=rules)
+            except InvalidActionError as exc:
+                return f"action strings without the seat ({text!r}: {exc})"
+    return None
+
+
+def _is_card(rules: RuleSet, code: str) -> bool:
+    try:
+        rules.parse_card(code)
+    except InvalidCardError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------- writing

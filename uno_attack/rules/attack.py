@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from uno_attack.penalties import FIRE, Unit
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet, build_deck
+from uno_attack.rules.shared_kinds import REVERSE, SKIP, WILD, numbers
 
 if TYPE_CHECKING:
     from uno_attack.options import Options
@@ -17,11 +18,9 @@ _HIT2_STACKS = frozenset({"H"})
 KINDS: dict[str, Kind] = {
     kind.symbol: kind
     for kind in (
-        *(Kind(str(n), str(n), str(n), n, number=n, multi="numbers") for n in range(1, 10)),
-        Kind("S", "Skip", "Skip", 20, deflects=True, skips=True, multi="symbols", play=effects.skip,
-             starter=effects.skip_starter, deflect=effects.deflect_skip),
-        Kind("R", "Reverse", "Rev", 20, deflects=True, multi="symbols", play=effects.reverse,
-             starter=effects.reverse_starter, deflect=effects.deflect_reverse),
+        *numbers(range(1, 10)),
+        SKIP,
+        REVERSE,
         Kind("H", "Hit 2", "Hit2", 20, penalty=2, hits=True, skips=True, multi="symbols",
              stackers={"same": _HIT2_STACKS, "up": _HIT2_STACKS},
              play=effects.draw_card(2), starter=effects.draw_starter(2),
@@ -29,7 +28,7 @@ KINDS: dict[str, Kind] = {
         Kind("D", "Discard All", "DAll", 30, lays_down=effects.same_colour),
         Kind("T", "Trade Hands", "Trade", 30, names_seat=True, put_back=True,
              play=effects.trade),
-        Kind("W", "Wild", "Wild", 50, wild=True, multi="symbols"),
+        WILD,
         Kind("WA", "Wild All Hit", "AllHt", 50, wild=True, hits=True, play=effects.all_hit,
              starter=effects.all_hit_starter, last=effects.all_hit),
         Kind("WF", "Wild Hit-Fire", "HFire", 50, wild=True, hits=True, skips=True,

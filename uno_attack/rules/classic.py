@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from uno_attack.penalties import Unit
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet, build_deck
+from uno_attack.rules.shared_kinds import REVERSE, SKIP, WILD, numbers
 
 if TYPE_CHECKING:
     from uno_attack.options import Options
@@ -17,15 +18,13 @@ _DRAW_FOUR_STACKS = {"same": frozenset({"W+4"}), "up": frozenset({"W+4"})}
 KINDS: dict[str, Kind] = {
     kind.symbol: kind
     for kind in (
-        *(Kind(str(n), str(n), str(n), n, number=n, multi="numbers") for n in range(10)),
-        Kind("S", "Skip", "Skip", 20, deflects=True, skips=True, multi="symbols", play=effects.skip,
-             starter=effects.skip_starter, deflect=effects.deflect_skip),
-        Kind("R", "Reverse", "Rev", 20, deflects=True, multi="symbols", play=effects.reverse,
-             starter=effects.reverse_starter, deflect=effects.deflect_reverse),
+        *numbers(range(10)),
+        SKIP,
+        REVERSE,
         Kind("+2", "Draw Two", "+2", 20, penalty=2, hits=True, skips=True, multi="symbols",
              stackers=_DRAW_TWO_STACKS, play=effects.draw_card(2),
              starter=effects.draw_starter(2), last=effects.draw_card(2)),
-        Kind("W", "Wild", "Wild", 50, wild=True, multi="symbols"),
+        WILD,
         Kind("W+4", "Wild Draw Four", "+4", 50, wild=True, penalty=4, hits=True, skips=True,
              put_back=True, fair=effects.holds_no_current_colour, stackers=_DRAW_FOUR_STACKS,
              play=effects.draw_card(4), last=effects.draw_card(4)),
