@@ -1,20 +1,36 @@
-"""Bots: legal, deterministic, and the basic bot plays well."""
+"""Every bot, under every rule set and combination of options: only legal actions, in turn
+and out of it, decided only from what its seat sees; the registry, and the bots where
+users choose them (simulate, play, host, the environment); basic against random."""
 
 from __future__ import annotations
 
-from uno_attack.actions import Action, Verb
-from uno_attack.bots import BasicBot
-from uno_attack.cards import Card
+import json
+import random
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from uno_attack.actions import Verb
+from uno_attack.bots import BOT_KINDS, SmartBot, make_bot
+from uno_attack.bots.worlds import set_bluff
 from uno_attack.engine import Round
+from uno_attack.env import SingleAgentEnv
+from uno_attack.errors import OptionError
+from uno_attack.launcher import open_launcher
+from uno_attack.match import Match
+from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.simulate import simulate
-
-
-def cards(*codes: str) -> list[Card]:
-    return [Card.parse(c) for c in codes]
+from uno_attack.table import Table
 
 
 def test_basic_beats_three_random_bots() -> None:
-    stats = simulate(2000, 4, "mixed", seed=1)
+    """It wins nine rounds in ten; a bot no better than random would win one in four."""
+    stats = simulate(300, 4, "mixed", seed=1)
     share = stats.wins["basic"] / stats.games
     assert share >= 0.40, f"basic won {share:.1%} of rounds"
 
@@ -23,40 +39,151 @@ def test_simulation_is_deterministic() -> None:
     assert simulate(30, 3, "random", 5).to_json() == simulate(30, 3, "random", 5).to_json()
 
 
-def round_with(hands: list[list[Card]], starter: str) -> Round:
-    return Round.setup(hands=hands, dealer=len(hands) - 1, starter=Card.parse(starter),
-                       stock=cards("G1", "G2", "G3"))
+def test_the_registry_makes_every_kind_by_name() -> None:
+    for kind in BOT_KINDS:
+        bot = make_bot(kind, f"a {kind}", seed=1)
+        assert (bot.kind, bot.name) == (kind, f"a {kind}")
+    with pytest.raises(ValueError, match=r"unknown bot 'clever'.*random, basic, smart"):
+        make_bot("clever", "x")
 
 
-class TestBasicBot:
-    bot = BasicBot()
+@st.composite
+def rule_options(draw: st.DrawFn, players: int) -> Options:
+    """Options drawn from their declarations: each option its default or one of its
+    samples; an option refused with the others (VARIANTS.md E1) goes back to its default."""
+    values: dict[str, Any] = {name: draw(st.sampled_from((spec.default, *spec.parse.samples)))
+                              for name, spec in OPTION_SPECS.items()}
+    values["hand_size"] = min(values["hand_size"], 7)
+    values["first_dealer"] = "random"
+    for name, spec in OPTION_SPECS.items():
+        if spec.needs is not None and values[spec.needs[0]] not in spec.needs[1]:
+            values[name] = spec.default
+    try:
+        chosen = Options(**values)
+        chosen.check_players(players)
+    except OptionError:
+        chosen = Options(**{**values, "teams": 0})
+    return chosen
 
-    def test_sheds_high_points_and_keeps_wilds(self) -> None:
-        game = round_with([cards("R2", "RD", "W", "B3"), cards("Y1", "Y2")], "R5")
-        action = self.bot.choose(game, 0, game.legal_actions())
-        assert action.card == Card.parse("RD")
 
-    def test_calls_uno_with_the_play(self) -> None:
-        game = round_with([cards("R2", "B3"), cards("Y1", "Y2")], "R5")
-        action = self.bot.choose(game, 0, game.legal_actions())
-        assert action == Action.parse("0 play R2 uno")
-        game.apply(action)
-        assert game.uno_seat is None
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[int, int, Options]:
+    players = draw(st.integers(2, 6))
+    return players, draw(st.integers(0, 2**32 - 1)), draw(rule_options(players))
 
-    def test_trade_hands_aims_at_the_smallest_hand(self) -> None:
-        game = round_with([cards("RT", "B3", "B4", "B5", "G7"), cards("Y1", "Y2", "Y3"),
-                           cards("G4"), cards("Y5", "Y6")], "R5")
-        action = self.bot.choose(game, 0, game.legal_actions())
-        assert (action.card, action.target) == (Card.parse("RT"), 2)
 
-    def test_catches_a_player_who_forgot(self) -> None:
-        game = round_with([cards("R2", "B3"), cards("Y1", "Y2"), cards("G1", "G2")], "R5")
-        game.apply(Action.parse("0 play R2"))
-        assert self.bot.react(game, 2) == Action.parse("2 catch 0")
-        assert self.bot.react(game, 0) == Action.parse("0 uno")
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_bots_choose_only_legal_actions(setup: tuple[int, int, Options]) -> None:
+    """Seats take the kinds in turn; every choice and every reaction must be legal (the
+    engine says why not), and false calls are never made (VARIANTS.md B8)."""
+    players, seed, options = setup
+    match = Match([f"p{i}" for i in range(players)], options, seed=seed)
+    game, record = match.deal_round()
+    kinds = [BOT_KINDS[(seed + i) % len(BOT_KINDS)] for i in range(players)]
+    bots = [make_bot(kind, f"p{i}", seed=seed, playouts=2)
+            for i, kind in enumerate(kinds)]
+    table = Table(game, bots, open_launcher("sim", seed=seed), record,
+                  reload_rng=match.reload_rng())
+    for _ in range(120):
+        if game.over:
+            break
+        seat = game.to_act
+        assert seat is not None
+        window = game.uno_seat
+        action = bots[seat].choose(game, seat, game.legal_actions())
+        assert game.illegal_reason(action) is None, (kinds[seat], str(game), action)
+        if kinds[seat] != "random":
+            assert action.verb is not Verb.UNO or window == seat
+            assert action.verb is not Verb.CATCH or window == action.target
+        table.perform(action)
+        for other in range(players):
+            reaction = bots[other].react(game, other)
+            if reaction is not None:
+                assert game.illegal_reason(reaction) is None, (kinds[other], str(game),
+                                                                reaction)
+                assert reaction.verb is not Verb.CATCH or game.uno_seat == reaction.target
+                table.perform(reaction)
+                break
 
-    def test_wild_names_its_strongest_colour(self) -> None:
-        game = round_with([cards("W", "B3", "B4", "G1"), cards("Y1", "Y2")], "R5")
-        action = self.bot.choose(game, 0, game.legal_actions())
-        assert (action.verb, action.card, str(action.color)) == (Verb.PLAY, Card.parse("W"),
-                                                                 "blue")
+
+def hidden_dealt_anew(game: Round, seat: int, rng: random.Random) -> Round:
+    """A copy of ``game`` that ``seat`` cannot tell from it: the cards of the other hands
+    and the stock shuffled among them (each keeping its size), and a Wild Draw Four's bluff
+    turned the other way."""
+    world = game.copy()
+    others = [s for s in range(game.players) if s != seat]
+    pool = [card for s in others for card in game.hands[s]] + list(game.stock)
+    rng.shuffle(pool)
+    for s in others:
+        world.hands[s][:] = [pool.pop() for _ in game.hands[s]]
+    world.stock.clear()
+    world.stock.extend(pool)
+    head = world.owed[0] if world.owed else None
+    if head is not None and head.cause.challenge is not None:
+        set_bluff(world, not head.cause.challenge.bluff)
+    return world
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.integers(0, 60), st.sampled_from(BOT_KINDS))
+def test_bots_decide_only_from_what_their_seat_sees(
+        setup: tuple[int, int, Options], steps: int, kind: str) -> None:
+    """The same bot (same seed) makes the same choice, and the smart bot the same search,
+    in a round whose hidden cards are dealt otherwise: it never looks at other hands, the
+    stock's order or whether a Wild Draw Four was a bluff."""
+    players, seed, options = setup
+    match = Match([f"p{i}" for i in range(players)], options, seed=seed)
+    game, record = match.deal_round()
+    table = Table(game, [make_bot("basic", f"p{i}", seed=i) for i in range(players)],
+                  open_launcher("sim", seed=seed), record, reload_rng=match.reload_rng())
+    for _ in range(steps):
+        if game.over:
+            break
+        table.bot_turn()
+        table.bot_reactions()
+    seat = game.to_act
+    if seat is None:
+        return
+    decisions = []
+    for world in (game, hidden_dealt_anew(game, seat, random.Random(seed))):
+        bot = make_bot(kind, "b", seed=seed, playouts=12, budget_ms=600_000)
+        action = bot.choose(world.copy(), seat, world.legal_actions())
+        search = bot.last if isinstance(bot, SmartBot) else None
+        decisions.append((action, search and (search.playouts, search.visits, search.wins),
+                          make_bot(kind, "b", seed=seed).react(world.copy(), seat)))
+    assert decisions[0] == decisions[1]
+
+
+def uno_attack(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "uno_attack", *args], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def test_simulate_seats_the_smart_bot_beside_another_kind() -> None:
+    done = uno_attack("simulate", "--players", "2", "--bots", "smart,basic", "--games", "2",
+                      "--seed", "3", "--option", "hand_size=3", "--json")
+    assert done.returncode == 0, done.stderr
+    wins = json.loads(done.stdout)["wins_by_kind"]
+    assert set(wins) == {"smart", "basic"}
+    assert sum(wins.values()) == 2
+
+
+def test_play_and_host_offer_every_bot_kind() -> None:
+    for command in ("play", "host"):
+        shown = uno_attack(command, "--help")
+        assert shown.returncode == 0, shown.stderr
+        assert "{" + ",".join(BOT_KINDS) + "}" in shown.stdout, command
+
+
+def test_the_environment_seats_smart_opponents() -> None:
+    """The agent at seat 1 of two: the smart bot deals and moves first or in reply."""
+    seat = SingleAgentEnv(players=2, seat=1, opponents="smart", options={"hand_size": 3})
+    _, info = seat.reset(seed=4)
+    assert isinstance(seat.seats.table.players[0], SmartBot)
+    for _ in range(3):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        _, _, terminated, truncated, info = seat.step(action)
+        assert "illegal" not in info
+        if terminated or truncated:
+            break
