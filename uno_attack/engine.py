@@ -496,7 +496,7 @@ class Round:
         """Why the seat in turn may not press or draw now (no penalty owed)."""
         take = self.take_verb
         if self.phase is Phase.AFTER:
-            return (f"seat has already {_PAST[take]} this turn: play a card that arrived, "
+            return (f"seat {seat} has already {_PAST[take]} this turn: play a card that arrived, "
                     f"or pass ({self._after_rule()})")
         if self.phase is _PLAYING and self.options.forced_play and self.has_playable(seat):
             return (f"with forced_play a player holding a playable card must play one, not "
