@@ -10,6 +10,11 @@ from gpiozero import LED, Buzzer
 
 from sim_launcher.dispenser import FIRE_BEEP_MS
 
+#: The shortest real blink or beep. On a Pi (time scale 1) the fastest blink is 50 ms; on
+#: emulated pins at a scale of 100 it would be half a millisecond, a stream of pin edges
+#: that only costs the process its CPU, so a faster clock blinks no faster than this.
+SHORTEST_REAL_S = 0.02
+
 
 class Feedback:
     """Drives the optional LED and buzzer from the launcher's tension."""
@@ -21,7 +26,7 @@ class Feedback:
         self.time_scale = time_scale
 
     def _s(self, ms: float) -> float:
-        return ms / 1000.0 / self.time_scale
+        return max(ms / 1000.0 / self.time_scale, SHORTEST_REAL_S)
 
     def firing(self) -> None:
         """Cards are about to fly: steady light, one long beep."""
