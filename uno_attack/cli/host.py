@@ -7,33 +7,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 from uno_attack.cli import rule_options, table_args
+from uno_attack.cli.args import ArgumentParser
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.errors import UnoAttackError
+from uno_attack.session import default_save_path
 
 DEFAULT_HUMANS = "Player 1,Player 2"
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (no usage block) and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def default_journal() -> Path:
     """``$XDG_STATE_HOME/uno-attack/host.json``, beside ``play``'s saved game."""
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "uno-attack" / "host.json"
+    return default_save_path().with_name("host.json")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(
+    parser = ArgumentParser(
         prog="uno-attack host",
         description="Host a table: each person joins from a phone's browser or a terminal "
                     "with a join URL; the launcher, bots and journal stay here. Listens on "

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
-
-from uno_attack.cli.host import OneLineParser
+from uno_attack.cli.args import ArgumentParser
 
 
 def main(argv: list[str]) -> int:
-    parser: argparse.ArgumentParser = OneLineParser(
+    parser = ArgumentParser(
         prog="uno-attack join",
         description="Join a table hosted with 'uno-attack host': give the join URL it printed "
                     "for your seat (or the watch URL).")
