@@ -16,7 +16,7 @@ from uno_attack.cards import Card
 from uno_attack.journal import SaveFailure
 from uno_attack.options import Options
 from uno_attack.tui.help_text import help_markdown
-from uno_attack.tui.screens.once import OnceModal, OnceScreen
+from uno_attack.tui.screens.once import InfoModal, OnceModal, OnceScreen
 from uno_attack.tui.widgets.cardfaces import card_chips
 
 #: the longest path a dialog shows whole (three lines of a narrow dialog)
@@ -135,7 +135,7 @@ def shorten_path(path: Path, limit: int = PATH_LIMIT) -> str:
     return f"{text[:limit - tail - 1]}…{text[-tail:]}"
 
 
-class HelpScreen(OnceModal[None]):
+class HelpScreen(InfoModal):
     """The rules in short (of the table's rule set and options) and every key."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]  # noqa: RUF012
@@ -150,13 +150,6 @@ class HelpScreen(OnceModal[None]):
             with VerticalScroll():
                 yield Markdown(help_markdown(self.options))
             yield Button("Close (Esc)", id="close", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 class LauncherProblemScreen(OnceModal[tuple[str, int]]):
@@ -223,7 +216,7 @@ class LauncherProblemScreen(OnceModal[tuple[str, int]]):
             self.dismiss(("retry", 0))
 
 
-class RevealScreen(OnceModal[None]):
+class RevealScreen(InfoModal):
     """The hand of a player whose Wild Draw Four was challenged, shown to the challenger
     (VARIANTS.md A5), with what the challenge came to."""
 
@@ -242,10 +235,3 @@ class RevealScreen(OnceModal[None]):
             yield Static(card_chips(self.hand), id="revealed-hand")
             yield Label(self.outcome, id="challenge-outcome")
             yield Button("Close (Enter)", id="close", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

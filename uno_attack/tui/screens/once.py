@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Button
 
 R = TypeVar("R")
 
@@ -27,3 +28,14 @@ class OnceModal(_Once, ModalScreen[R]):
 
 class OnceScreen(_Once, Screen[R]):
     """A full screen that is dismissed at most once."""
+
+
+class InfoModal(OnceModal[None]):
+    """A dialog that only shows something: its button and its ``close`` binding dismiss it."""
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

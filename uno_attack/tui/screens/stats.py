@@ -9,10 +9,10 @@ from textual.widgets import Button, Label, Static
 
 from uno_attack.store import PlayerStats
 from uno_attack.store.text import summary_lines
-from uno_attack.tui.screens.once import OnceModal
+from uno_attack.tui.screens.once import InfoModal
 
 
-class StatsScreen(OnceModal[None]):
+class StatsScreen(InfoModal):
     """Shows ``records`` (name → record, ``None`` for someone with nothing recorded yet),
     or ``note`` when the store is not in use."""
 
@@ -34,10 +34,3 @@ class StatsScreen(OnceModal[None]):
                             else "\n".join(summary_lines(stats)))
                     yield Static(text, classes="record")
             yield Button("Close (Esc)", id="close", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
