@@ -12,17 +12,25 @@ Time. Model time (ms) runs ``time_scale`` times faster than the real clock. One 
 or scheduled action to the next; every other thread only posts actions, stamped with the
 model time of the moment they were posted, which the owner runs at that very time. So a
 driver thread never waits for a lock the owner holds while it calls the driver back.
+
+A driver's closed loop can take the world over (:meth:`DispenserWorld.driven`): while it
+runs, model time stands still except in the loop's own waits (:meth:`DispenserWorld.run_for`),
+and never runs past the moment the loop said it would look again. So the outcome of an
+eject does not depend on when the machine gives the loop's thread the CPU: a late thread
+sees the dispenser exactly as an instant one would, as on a real machine whose loop is
+never late.
 """
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from sim_launcher.dispenser import CARDS
@@ -37,6 +45,7 @@ REST_MS = 120.0    # … and rests at least this long before the next push
 BOUNCES = 4        # extra edge pairs of a bouncy push or release …
 BOUNCE_MS = 0.5    # … this far apart
 SLIP_GRIP = 0.4    # a slipping roller moves cards at this part of their speed
+TICK_S = 0.002     # the longest real wait between two looks at the clock
 
 
 @dataclass(frozen=True)
@@ -108,13 +117,22 @@ class Clock:
         self.time_scale = time_scale
         self._real0 = time.monotonic()
         self._model0 = 0.0
+        self._held: float | None = None
 
     def start(self, model_ms: float) -> None:
         """From now on, the real clock's now is model time ``model_ms``."""
         self._real0 = time.monotonic()
         self._model0 = model_ms
+        self._held = None
+
+    def hold(self, model_ms: float) -> None:
+        """Stand still at ``model_ms`` until the next :meth:`start`."""
+        self._held = model_ms
 
     def now(self) -> float:
+        held = self._held
+        if held is not None:
+            return held
         return self._model0 + (time.monotonic() - self._real0) * 1000.0 * self.time_scale
 
     def real_seconds(self, model_ms: float) -> float:
@@ -164,10 +182,13 @@ class DispenserWorld:
         self.bounces = 0
         self.refill = refill         # a person reloads the hopper between ejects
         self.faults: list[str] = []
+        self.motor_changes: deque[tuple[float, float]] = deque(maxlen=4096)  # (ms, duty)
         self._queue: list[tuple[float, int, Action]] = []
         self._queue_lock = threading.Lock()
         self._seq = itertools.count()
-        self._owner: int | None = None
+        self._owner: int | None = None   # the thread that steps the world now …
+        self._home: int | None = None    # … and the one that steps it when no driver does
+        self._turn = threading.Lock()    # held by whoever is stepping the world
         self._stepped = threading.Condition()
         self._idle = threading.Condition()
         self._button_free_at = 0.0
@@ -182,15 +203,94 @@ class DispenserWorld:
     # -- who steps it ---------------------------------------------------------------------
     def own(self) -> None:
         """The calling thread steps the world from now on; model time starts running."""
-        self._owner = threading.get_ident()
+        self._owner = self._home = threading.get_ident()
         self.clock.start(self.model.now_ms)
 
     def release(self) -> None:
         """Nobody steps the world any more (its thread is ending): nobody waits for it."""
-        self._owner = None
+        if self._owner == self._home:
+            self._owner = None
+        self._home = None
         self.wake = None
         with self._stepped:
             self._stepped.notify_all()
+
+    @contextlib.contextmanager
+    def driven(self) -> Iterator[None]:
+        """The calling thread (a driver's closed loop) steps the world inside this block.
+
+        Model time stands still in it except in :meth:`run_for`: whatever the loop does
+        between two waits happens at the very moment its last wait ended, however long
+        the machine keeps its thread from the CPU. Other threads' actions wait, stamped
+        with that moment, for the loop's next wait.
+        """
+        with self._turn:
+            self._owner = threading.get_ident()
+            self.clock.hold(self.model.now_ms)
+            try:
+                yield
+            finally:
+                self._owner = self._home
+                self.clock.start(self.model.now_ms)
+        self._poke()
+
+    def run_for(self, ms: float | None, *, until: threading.Event,
+                on_step: Action | None = None) -> None:
+        """(Inside :meth:`driven`) Let model time run ``ms`` more (``None``: with no end)
+        at the clock's pace, and return at once when ``until`` is set: by a callback of a
+        step (the time then stops at that step) or by another thread.
+
+        Actions due at the very end wait for the next call: the loop looks first.
+        """
+        model = self.model
+        end = math.inf if ms is None else model.now_ms + max(ms, 0.0)
+        if ms is not None and ms > 0:  # a wait of a rounding error still moves time on
+            end = max(end, math.nextafter(model.now_ms, math.inf))
+
+        def stop() -> bool:
+            return until.is_set() or model.now_ms >= end
+
+        self.clock.start(model.now_ms)
+        try:
+            while True:
+                self.advance_to(min(self.clock.now(), end), on_step=on_step, until=stop)
+                if stop():
+                    return
+                ahead = min(self.ms_ahead(), end - model.now_ms)
+                until.wait(min(TICK_S, self.clock.real_seconds(ahead)))
+        finally:
+            self.clock.hold(model.now_ms)
+
+    def pause(self, after_ms: float = 0.0) -> float:
+        """Let model time run ``after_ms`` more from where the world stands (the model's
+        own time, however far a late owner lets the clock run ahead), then stand still
+        until :meth:`resume`; the model time it stops at.
+
+        For a test that must speak while nothing moves (a request while an eject runs):
+        the owner still steps up to that moment, and the drivers it polls still hear and
+        answer, but no timer runs out and no card moves meanwhile. (A driver's closed loop
+        that steps the world itself, :meth:`driven`, keeps its own time.)
+        """
+        at = self.model.now_ms + max(after_ms, 0.0)
+        self.clock.hold(at)
+        self._poke()
+        return at
+
+    def resume(self) -> None:
+        """Model time runs on, at the clock's pace, from where :meth:`pause` held it."""
+        self.clock.start(self.clock.now())
+        self._poke()
+
+    def step_with_clock(self, on_step: Action | None = None) -> float | None:
+        """(The owner) Step to the clock's now, unless a driver steps the world meanwhile;
+        the model ms until something happens by itself, or None when a driver has it."""
+        if not self._turn.acquire(blocking=False):
+            return None
+        try:
+            self.advance_to(self.clock.now(), on_step=on_step)
+            return self.ms_ahead()
+        finally:
+            self._turn.release()
 
     def _here(self) -> bool:
         """True when the caller may touch the model: it owns the world, or nobody does."""
@@ -213,12 +313,21 @@ class DispenserWorld:
         return target
 
     # -- actions --------------------------------------------------------------------------
-    def post(self, action: Action, *, delay_ms: float = 0.0) -> None:
-        """Run ``action`` in the owner's thread ``delay_ms`` of model time from now."""
+    def post(self, action: Action, *, delay_ms: float = 0.0) -> int | None:
+        """Run ``action`` in the owner's thread ``delay_ms`` of model time from now; the
+        returned number can :meth:`cancel` it (None: it has already run)."""
         if delay_ms <= 0 and self._owner is None:
             action()
-            return
-        self._post_at(self._now_for_posting() + delay_ms, action)
+            return None
+        return self._post_at(self._now_for_posting() + delay_ms, action)
+
+    def cancel(self, posted: int | None) -> None:
+        """Take a posted action back, if it has not run yet."""
+        with self._queue_lock:
+            kept = [entry for entry in self._queue if entry[1] != posted]
+            if len(kept) != len(self._queue):
+                heapq.heapify(kept)
+                self._queue = kept
 
     def _now_for_posting(self) -> float:
         """Model time now as the owner will see it: the clock's, or the model's own."""
@@ -226,10 +335,12 @@ class DispenserWorld:
             return self.model.now_ms
         return max(self.clock.now(), self.model.now_ms)
 
-    def _post_at(self, when_ms: float, action: Action) -> None:
+    def _post_at(self, when_ms: float, action: Action) -> int:
         with self._queue_lock:
-            heapq.heappush(self._queue, (when_ms, next(self._seq), action))
+            seq = next(self._seq)
+            heapq.heappush(self._queue, (when_ms, seq, action))
         self._poke()
+        return seq
 
     def call(self, action: Action, *, timeout: float = 5.0) -> None:
         """Run ``action`` at the current model time, and wait until it has run."""
@@ -267,11 +378,17 @@ class DispenserWorld:
 
     # -- what a driver does ---------------------------------------------------------------
     def set_motor(self, duty: float) -> None:
-        """The motor pins changed: the roller follows at this moment of model time."""
+        """The motor pins changed: the roller follows at this moment of model time
+        (remembered in :attr:`motor_changes`)."""
         if self._here():
-            self.model.set_motor(duty)
+            self._motor(duty)
         else:
-            self.post(lambda: self.model.set_motor(duty))
+            self.post(lambda: self._motor(duty))
+
+    def _motor(self, duty: float) -> None:
+        if duty != self.model.duty:
+            self.motor_changes.append((self.model.now_ms, duty))
+        self.model.set_motor(duty)
 
     def drive_led(self, on: bool) -> None:
         self._drive(self.led, on)
@@ -353,12 +470,15 @@ class DispenserWorld:
 
     # -- stepping (the owner's thread) ----------------------------------------------------
     def advance_to(self, target_ms: float, *, on_step: Action | None = None,
-                   bound: Callable[[], float] | None = None) -> None:
+                   bound: Callable[[], float] | None = None,
+                   until: Callable[[], bool] | None = None) -> None:
         """Step model time to ``target_ms``, stopping at every sensor change, every due
-        action and, when given, ``bound()`` ms ahead; ``on_step`` runs after each stop."""
+        action and, when given, ``bound()`` ms ahead; ``on_step`` runs after each stop.
+        When ``until()`` turns true after a stop, stepping ends there, before the actions
+        due at that moment."""
         model = self.model
         self._run_due(on_step)
-        while model.now_ms < target_ms:
+        while model.now_ms < target_ms and not (until is not None and until()):
             step = min(target_ms - model.now_ms, model.ms_to_next_change(),
                        self._next_due() - model.now_ms)
             if bound is not None:
@@ -366,6 +486,8 @@ class DispenserWorld:
             model.advance(max(step, 0.0))
             if on_step is not None:
                 on_step()
+            if until is not None and until():
+                break
             self._run_due(on_step)
         with self._stepped:
             self._stepped.notify_all()
@@ -398,7 +520,8 @@ class DispenserWorld:
 
 
 class WorldRunner:
-    """A thread that owns a world and keeps its model time at the real clock's.
+    """A thread that owns a world and keeps its model time at the real clock's, except
+    while a driver's closed loop steps it (:meth:`DispenserWorld.driven`).
 
     For drivers that live in real time (the GPIO pins): after every step ``on_step``
     drives the emulated input pins from the world, so a driver sees every edge, in order,
@@ -406,7 +529,7 @@ class WorldRunner:
     """
 
     def __init__(self, world: DispenserWorld, *, on_step: Action | None = None,
-                 tick_s: float = 0.002) -> None:
+                 tick_s: float = TICK_S) -> None:
         self.world = world
         self.on_step = on_step
         self.tick_s = tick_s
@@ -433,9 +556,9 @@ class WorldRunner:
         world.own()
         try:
             while not self._stop.is_set():
-                world.advance_to(world.clock.now(), on_step=self.on_step)
-                ahead = world.clock.real_seconds(world.ms_ahead())
-                self._wake.wait(min(self.tick_s, ahead))
+                ahead = world.step_with_clock(self.on_step)
+                wait = self.tick_s if ahead is None else world.clock.real_seconds(ahead)
+                self._wake.wait(min(self.tick_s, wait))
                 self._wake.clear()
         finally:
             world.release()

@@ -496,7 +496,7 @@ class Round:
         """Why the seat in turn may not press or draw now (no penalty owed)."""
         take = self.take_verb
         if self.phase is Phase.AFTER:
-            return (f"seat has already {_PAST[take]} this turn: play a card that arrived, "
+            return (f"seat {seat} has already {_PAST[take]} this turn: play a card that arrived, "
                     f"or pass ({self._after_rule()})")
         if self.phase is _PLAYING and self.options.forced_play and self.has_playable(seat):
             return (f"with forced_play a player holding a playable card must play one, not "
@@ -915,8 +915,11 @@ class Round:
             del self.owed[0]
             victim = self.next_seat(seat)
             total = head.count + kind.penalty  # type: ignore[operator]
-            self.owed.insert(0, Owed(victim, total, head.unit, Cause(Why.CARD, card, seat),
-                                     True))
+            before = head.cause  # a Draw card's (only those are answerable): card and by
+            assert before.card is not None
+            assert before.by is not None
+            cause = Cause(Why.CARD, card, seat, stack=(*before.stack, (before.card, before.by)))
+            self.owed.insert(0, Owed(victim, total, head.unit, cause, True))
             self.turn = self.next_seat(victim)
         else:
             assert kind.deflect is not None

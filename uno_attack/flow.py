@@ -7,11 +7,16 @@ every launcher press runs in a worker thread (so a motor that runs for seconds s
 nothing), a launcher that jams, runs empty or loses count puts a :class:`~uno_attack.views.
 Prompt` to the acting seat, the turn timer of VARIANTS.md C acts for a slow person, and a
 bot stands in for a person who is away (NETWORK.md, Reconnect). Between rounds it pauses
-on the scores, then deals the next round.
+on the scores, then deals the next round (or waits for the front end to ask for it).
+
+A bot thinks in a worker thread of its own, on a copy of the round (a search may take
+half a second), and a classic draw's eject runs in the launcher's thread like a press: the
+event loop, and with it every connection or screen, never waits for either.
 
 It knows nothing of sockets or screens: a front end calls :meth:`act`, :meth:`present`,
-:meth:`operator` and :meth:`hardware_button`, and redraws when ``on_change`` is called.
-Time comes from a :class:`Clock`, so tests drive the timers without sleeping.
+:meth:`operator`, :meth:`hardware_button` and :meth:`next_round`, and redraws when
+``on_change`` is called. Time comes from a :class:`Clock`, so tests drive the timers
+without sleeping.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from uno_attack.launcher import PressResult
 from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
 from uno_attack.transcript import Transcript
-from uno_attack.views import Prompt, TableFacts
+from uno_attack.views import LOG_LINES, Prompt, TableFacts
+from uno_attack.wording import count, verb_for
 
 #: What :meth:`TableFlow._next` returns when it made a move.
 MOVED = object()
@@ -75,20 +81,31 @@ class FlowSettings:
     catch_delay: float = 1.5      # before bots look at an open UNO window (±30 %)
     turn_seconds: float | None = None  # the turn timer of VARIANTS.md C; None: no timer
     away_seconds: float = 60.0    # at its turn, a seat with no connection for this long
-    round_pause: float = 8.0      # on the scores before the next round is dealt
+    round_pause: float | None = 8.0  # on the scores before the next round is dealt;
+    #                                  None: until the front end calls next_round()
 
 
 @dataclass
 class _Problem:
-    """A press the launcher could not finish; a person says how it ended."""
+    """A press (or a draw's eject) the launcher could not finish; a person says how it
+    ended."""
 
     seat: int
+    verb: Verb         # press, or draw (classic, the launcher serving as the pile)
     fired: int         # what is known to have come out so far
     retry: int         # cards to eject again (>0), press again (<0) or no retry (0)
     asked: int | None  # what the press wanted, if known
     available: int     # cards the game believes the launcher holds
     mark: str          # what the log adds to the press ("time ran out" …)
     message: str = ""
+
+
+@dataclass
+class _Thought:
+    """A bot's choice being made in the thinking thread, for one state of the game."""
+
+    key: tuple[int, int]
+    future: asyncio.Future[Action]
 
 
 @dataclass
@@ -105,7 +122,14 @@ class TableFlow:
     def __init__(self, session: Session, settings: FlowSettings | None = None, *,
                  clock: Clock | None = None,
                  on_change: Callable[[list[str]], None] | None = None,
-                 pace_seed: int | None = None) -> None:
+                 pace_seed: int | None = None,
+                 button_for: Callable[[int], bool] | None = None,
+                 on_busy: Callable[[], None] | None = None) -> None:
+        """``button_for(seat)`` says whether the launcher's own button may press for the
+        person in ``seat`` now (a hot-seat screen: only for the one holding the keyboard);
+        without it, for any person to act. ``on_busy()`` is called when the launcher starts
+        firing a press (no view goes out for that: the next one shows what came out), for
+        a screen that shows the launcher running."""
         self.session = session
         self.settings = settings or FlowSettings()
         self.clock: Clock = clock or LoopClock()
@@ -115,6 +139,12 @@ class TableFlow:
         self.problem: _Problem | None = None  # an open launcher prompt
         self.round_points: tuple[int, ...] | None = None
         self._revealed: tuple[int, int, tuple[str, ...]] | None = None
+        self._taken: tuple[int, int] | None = None  # the last press or draw: seat, cards
+        self._thought: _Thought | None = None
+        self.button_for = button_for
+        self.on_busy = on_busy
+        self._held = False  # a front end asks a person something first
+        self.idle = False  # nothing is due or running: only a person (or next_round) moves on
         self._present: set[int] = set()       # match players with a connection
         self._absent_since: dict[int, float] = {}
         self._away: set[int] = set()          # match players a bot stands in for
@@ -127,13 +157,11 @@ class TableFlow:
         self._wake = asyncio.Event()
         self._stopped = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="launcher")
+        self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
         self._new_lines: list[str] = []
         self._dirty = False
         self._started = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        # the round's seats as match players: a finished round keeps its own even after
-        # the match has put players out (elimination)
-        self._seat_players = list(session.match.active)
         self._announced: object = None  # the table whose round start was logged
 
     # -- what front ends read ------------------------------------------------------
@@ -144,21 +172,21 @@ class TableFlow:
     def seat_of(self, player: int) -> int | None:
         """The seat of a match player in the round at the table (until the next round is
         dealt, also once it is over), or ``None`` if they are not in it."""
-        seats = self._seat_players
+        seats = self.session.seating
         return seats.index(player) if player in seats else None
 
     def player(self, seat: int) -> int:
         """The match player in a seat of the round at the table."""
-        return self._seat_players[seat]
+        return self.session.seating[seat]
 
     def name(self, seat: int) -> str:
-        return self.session.names[self._seat_players[seat]]
+        return self.session.names[self.session.seating[seat]]
 
     def seat_names(self) -> list[str]:
-        return [self.session.names[p] for p in self._seat_players]
+        return [self.session.names[p] for p in self.session.seating]
 
     def is_human(self, seat: int) -> bool:
-        return self.session.kinds[self._seat_players[seat]] == "human"
+        return self.session.kinds[self.session.seating[seat]] == "human"
 
     def facts(self) -> TableFacts:
         """Everything public about the table besides the engine's state, as of now."""
@@ -173,16 +201,22 @@ class TableFlow:
             deadline = max(turn_due - now, 0.0)
         winner = s.match.winner
         next_in = None
-        if self._over_at is not None and winner is None:
-            next_in = max(self._over_at + self.settings.round_pause - now, 0.0)
+        pause = self.settings.round_pause
+        if self._over_at is not None and winner is None and pause is not None:
+            next_in = max(self._over_at + pause - now, 0.0)
+        shown = self.log[-LOG_LINES:]
         return TableFacts(
             names=tuple(self.seat_names()),
             scores=tuple(s.match.scores[self.player(seat)] for seat in seats),
-            log=tuple(self.log[-10:]),
+            log=tuple(shown),
+            log_start=len(self.log) - len(shown),
             tension=s.launcher.tension,
             round_no=s.match.round_no,
             step=len(s.table.record.steps) if s.table is not None else 0,
             revealed=self._revealed,
+            taken=self._taken,
+            called=tuple(seat for seat in seats
+                         if len(game.hands[seat]) == 1 and s.called_uno(seat)),
             busy=self.busy,
             prompt=self._prompt(problem) if problem is not None else None,
             away=tuple(seat for seat in seats if self.player(seat) in self._away),
@@ -240,7 +274,7 @@ class TableFlow:
         elif not here and player in self._present:
             self._present.discard(player)
             self._absent_since[player] = self.clock.now()
-        self._wake.set()  # the away clock may start or stop; views go out with a change
+        self._poke()  # the away clock may start or stop; views go out with a change
         self._flush()
 
     def operator(self, line: str) -> str | None:
@@ -273,6 +307,16 @@ class TableFlow:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._button)
 
+    def next_round(self) -> None:
+        """Deal the next round now, once the round at the table is scored and the match
+        goes on (without waiting for the rest of the pause)."""
+        s = self.session
+        if s.table is None or not self.game.over or self._scored is not s.table \
+                or s.match.over:
+            return
+        self._deal_next()
+        self._flush()
+
     def use_deal(self, record: Transcript) -> None:
         """Play a given deal (a transcript's set-up) as the next round: a test's or a bug
         report's table, journalled like a dealt one."""
@@ -282,14 +326,26 @@ class TableFlow:
         self._round_started(resumed=False)
         self._flush()
 
+    def hold(self, held: bool) -> None:
+        """Hold the table (no bot moves, no timer fires) while the front end asks a person
+        something first (say, what to do about a save that failed), or let it go on."""
+        self._held = held
+        self._poke()
+
+    def note(self, line: str) -> None:
+        """A line of the front end's for the log (a save that failed, or works again)."""
+        self._say(line)
+        self._flush()
+
     def stop(self) -> None:
         self._stopped = True
-        self._wake.set()
+        self._poke()
 
     def close(self) -> None:
-        """Stop, release the worker thread and close the launcher (a real motor stops)."""
+        """Stop, release the worker threads and close the launcher (a real motor stops)."""
         self.stop()
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._thinker.shutdown(wait=False, cancel_futures=True)
         self.session.close()
 
     # -- the loop ---------------------------------------------------------------------
@@ -303,6 +359,9 @@ class TableFlow:
             for player, kind in enumerate(self.session.kinds):
                 if kind == "human" and player not in self._present:
                     self._absent_since.setdefault(player, now)
+            problem = self.session.recorder.problem
+            if problem is not None:  # the game goes on; the log says it is not recorded
+                self._say(f"⚠ {problem}")
         table = self.session.table
         if table is not None and self._announced is not table:
             self._round_started(resumed=len(table.record.steps) > 0)
@@ -314,19 +373,29 @@ class TableFlow:
             if due is MOVED:
                 await asyncio.sleep(0)  # one move at a time: every connection is served
             elif not self._stopped:
+                self.idle = due is None and self.busy is None and self._thought is None \
+                    and not self._wake.is_set()
                 await self.clock.wait(self._wake, due)
+                self.idle = False
 
     def _next(self) -> float | object | None:
         """Make the next move if it is due (return :data:`MOVED`); else return when it
         will be due (``None``: not before something changes)."""
-        if self.busy is not None or self.problem is not None or self.session.table is None:
+        if self.busy is not None or self.problem is not None or self.session.table is None \
+                or self._held:
             return None
         s = self.session
+        key = (s.match.round_no, len(s.table.record.steps))
+        thought = self._thought
+        if thought is not None:
+            if not thought.future.done():
+                return None  # a bot is one object: let its thinking end before anything else
+            if thought.key != key:
+                self._thought = None  # the table moved on while it thought
         game = self.game
         now = self.clock.now()
         if game.over:
             return self._between_rounds(now)
-        key = (s.match.round_no, len(s.table.record.steps))
         if self._schedule.key != key:
             self._schedule = _Schedule(key)
         actor = game.to_act
@@ -334,7 +403,7 @@ class TableFlow:
         self._track_turn()
         bot_acts = not self.is_human(actor) or self.player(actor) in self._away
         dues: list[float] = []
-        if game.uno_seat is not None and "reacted" not in self._schedule.times:
+        if game.reactions_open() and "reacted" not in self._schedule.times:
             pause = self.settings.catch_delay * self._pace.uniform(0.7, 1.3)
             look = self._due("react", pause, now)
             if now < look:
@@ -348,10 +417,14 @@ class TableFlow:
                     return MOVED
         if bot_acts:
             when = self._due("bot", self.settings.bot_delay, now)
+            choice = self._bot_choice(actor, key)  # thinks meanwhile, in its own thread
+            if choice is None:
+                return when if now < when else None  # the thought's end wakes the loop
             if now < when:
                 return when
+            self._thought = None
             stand_in = "" if not self.is_human(actor) else f" (a bot for {self.name(actor)}, away)"
-            self._do(self._bot_choice(actor), stand_in)
+            self._do(choice, stand_in)
             return MOVED
         turn_due = self._turn_due()
         if turn_due is not None:
@@ -375,16 +448,20 @@ class TableFlow:
         if self._scored is not s.table:  # a journal resumed after the round's last action
             self._score_round()
             return MOVED
-        if s.match.over or self._over_at is None:
+        pause = self.settings.round_pause
+        if s.match.over or self._over_at is None or pause is None:
             return None
-        due = self._over_at + self.settings.round_pause
+        due = self._over_at + pause
         if now < due:
             return due
-        s.start_round()
+        self._deal_next()
+        return MOVED
+
+    def _deal_next(self) -> None:
+        self.session.start_round()
         self.round_points = None
         self._over_at = None
         self._round_started(resumed=False)
-        return MOVED
 
     def _score_round(self) -> None:
         """Carry the finished round into the match, in the same change as its last action."""
@@ -394,25 +471,35 @@ class TableFlow:
         self.round_points = result.round_points
         self._over_at = self.clock.now()
         winner = self.name(result.winner)
-        self._say(f"{winner} went out and wins round {s.match.round_no} "
-                  f"(+{result.round_points[result.winner]})")
+        self._say(f"{winner} went out and {verb_for(winner, 'wins', 'win')} round "
+                  f"{s.match.round_no} (+{result.round_points[result.winner]})")
+        if s.saved is None and s.recorder.recording and s.recorder.problem is not None:
+            self._say(f"⚠ {s.recorder.problem}")  # this round's write failed
+        for up in s.saved.level_ups if s.saved is not None else ():
+            self._say(f"★ {up}")
         match_winner = self._winner_seats()
         if match_winner is not None:
             names = " and ".join(self.name(seat) for seat in match_winner)
-            verb = "win" if len(match_winner) > 1 else "wins"
+            verb = "win" if len(match_winner) > 1 else verb_for(names, "wins", "win")
             self._say(f"The match is over: {names} {verb}")
 
     def _round_started(self, *, resumed: bool) -> None:
         s = self.session
         game = self.game
-        self._seat_players = list(s.match.active)
         self._announced = s.table
         self._turn = (None, 0.0)
         if resumed:
+            assert s.table is not None
+            # what happened just before, for the views' log (not news for the host's log)
+            self.log += [event.describe() for event in s.table.events[-LOG_LINES + 1:]]
             self._say(f"Round {s.match.round_no} resumed after "
-                      f"{len(s.table.record.steps)} actions")  # type: ignore[union-attr]
+                      f"{count(len(s.table.record.steps), 'action')}")
+            note = s.launcher_note()
+            if note is not None:
+                self._say(note)
         else:
-            self._say(f"Round {s.match.round_no}: {self.name(game.dealer)} deals; "
+            dealer = self.name(game.dealer)
+            self._say(f"Round {s.match.round_no}: {dealer} {verb_for(dealer, 'deals', 'deal')}; "
                       f"{game.rules.card_name(game.top)} starts")
 
     def _winner_seats(self) -> tuple[int, ...] | None:
@@ -446,23 +533,38 @@ class TableFlow:
             return None
         return since + seconds
 
-    def _bot_choice(self, seat: int) -> Action:
+    def _bot_choice(self, seat: int, key: tuple[int, int]) -> Action | None:
+        """The choice of the bot to act for this state of the game, once it has thought
+        (``None`` meanwhile: it thinks in the thinking thread, on a copy of the round)."""
+        thought = self._thought
+        if thought is not None and thought.key == key:
+            return thought.future.result() if thought.future.done() else None
         s = self.session
+        bot: Player
         if not self.is_human(seat):
-            return s.bot_choice(seat)
-        player = self.player(seat)
-        bot = self._stand_ins.get(player)
-        if bot is None:
-            bot = make_bot(s.config.bots, s.names[player], seed=f"{s.config.seed}:away:{player}")
-            self._stand_ins[player] = bot
-        game = self.game
-        return bot.choose(game, seat, game.legal_actions())
+            bot = s.players[seat]
+        else:
+            player = self.player(seat)
+            stand_in = self._stand_ins.get(player)
+            if stand_in is None:
+                stand_in = make_bot(s.config.bots, s.names[player],
+                                    seed=f"{s.config.seed}:away:{player}")
+                self._stand_ins[player] = stand_in
+            bot = stand_in
+        game = self.game.copy()  # the table may move on (a person's catch) meanwhile
+        assert self._loop is not None
+        future = self._loop.run_in_executor(self._thinker, bot.choose, game, seat,
+                                            game.legal_actions())
+        future.add_done_callback(lambda _: self._poke())
+        self._thought = _Thought(key, future)
+        return None
 
     # -- doing things -------------------------------------------------------------------
     def _do(self, action: Action, mark: str) -> None:
-        """Make a legal action: a press goes to the launcher's thread, the rest at once."""
-        if action.verb is Verb.PRESS:
-            self._start_press(action.seat, mark=mark)
+        """Make a legal action: a press, or a draw with cards to eject, goes to the
+        launcher's thread; the rest is made at once."""
+        if action.verb is Verb.PRESS or (action.verb is Verb.DRAW and self.game.draw_size()):
+            self._start_take(action.seat, action.verb, mark=mark)
         else:
             self._perform(action, mark)
 
@@ -471,6 +573,8 @@ class TableFlow:
         revealed = event.applied.revealed
         self._revealed = None if revealed is None else (
             action.seat, revealed[0], tuple(card.code for card in revealed[1]))
+        taking = action.verb is Verb.PRESS or action.verb is Verb.DRAW
+        self._taken = (action.seat, len(event.fired)) if taking else None
         seat = action.seat
         if self._turn[0] == seat:
             self._turn = (None, 0.0)  # the actor acted: a new timer for what comes next
@@ -479,55 +583,67 @@ class TableFlow:
             self._score_round()
         return event
 
-    def _start_press(self, seat: int, *, mark: str, retry: int = 0, prior: int = 0,
-                     asked: int | None = None) -> None:
+    def _start_take(self, seat: int, verb: Verb, *, mark: str, retry: int = 0,
+                    prior: int = 0, asked: int | None = None) -> None:
+        """Press (or eject a classic draw's cards; after a jam, eject ``retry`` more) in
+        the launcher's thread."""
         table = self.session.table
         assert table is not None
         assert self._loop is not None
         self.busy = seat
-        available = table.available()
+        drawing = verb is Verb.DRAW
+        available = self.game.draw_size() if drawing else table.available()
 
-        def press() -> PressResult:
+        def take() -> PressResult | None:
             if retry:
                 return table.launcher.eject(retry, available=max(available - prior, 0))
-            return table.press_launcher()
+            return table.eject_draw() if drawing else table.press_launcher()
 
-        future = self._loop.run_in_executor(self._executor, press)
-        future.add_done_callback(lambda f: self._press_done(seat, available, f, prior, asked,
-                                                            mark))
+        future = self._loop.run_in_executor(self._executor, take)
+        future.add_done_callback(lambda f: self._taken_done(seat, verb, available, f, prior,
+                                                            asked, mark))
+        if self.on_busy is not None:
+            self.on_busy()
 
-    def _press_done(self, seat: int, available: int, future: asyncio.Future[PressResult],
-                    prior: int, asked: int | None, mark: str) -> None:
+    def _taken_done(self, seat: int, verb: Verb, available: int,
+                    future: asyncio.Future[PressResult | None], prior: int,
+                    asked: int | None, mark: str) -> None:
         if future.cancelled() or self._stopped:
             return
         try:
-            self._pressed(seat, available, future, prior, asked, mark)
+            self._took(seat, verb, available, future, prior, asked, mark)
         finally:
             self._flush()
 
-    def _pressed(self, seat: int, available: int, future: asyncio.Future[PressResult],
-                 prior: int, asked: int | None, mark: str) -> None:
+    def _took(self, seat: int, verb: Verb, available: int,
+              future: asyncio.Future[PressResult | None], prior: int, asked: int | None,
+              mark: str) -> None:
         exc = future.exception()
         if isinstance(exc, UnknownPressOutcome):
-            self._open_problem(_Problem(seat, prior + exc.result.fired, 0, exc.result.asked,
-                                        available, mark, f"The launcher lost count: {exc}"))
+            self._open_problem(_Problem(seat, verb, prior + exc.result.fired, 0,
+                                        exc.result.asked, available, mark,
+                                        f"The launcher lost count: {exc}"))
             return
         if exc is not None:
-            self._open_problem(_Problem(seat, prior, -1, asked, available, mark,
+            self._open_problem(_Problem(seat, verb, prior, -1, asked, available, mark,
                                         f"The launcher is not answering: {exc}"))
             return
         outcome = future.result()
+        if outcome is None:  # a draw the pile could not serve: nothing to eject
+            self.busy = None
+            self._perform(Action(seat, verb), mark)
+            return
         total = prior + outcome.fired
         wanted = asked if asked is not None else outcome.asked
         result = PressResult(total, wanted, outcome.status, outcome.tension, outcome.detail)
         if press_problem(result, available):
             why = outcome.detail or str(outcome.status)
             self._open_problem(_Problem(
-                seat, total, wanted - total, wanted, available, mark,
+                seat, verb, total, wanted - total, wanted, available, mark,
                 f"The launcher stopped after {total} of {wanted} cards ({why})"))
             return
         self.busy = None
-        self._perform(Action.press(seat), mark, press=result)
+        self._perform(Action(seat, verb), mark, press=result)
 
     def _open_problem(self, problem: _Problem) -> None:
         self.busy = None
@@ -540,7 +656,7 @@ class TableFlow:
         upper = max(min(problem.available, top), problem.fired)
         answers = (["retry"] if problem.retry != 0 else []) + [
             f"fired {n}" for n in range(upper + 1)]
-        return Prompt(problem.seat, problem.message, tuple(answers))
+        return Prompt(problem.seat, problem.message, tuple(answers), problem.fired)
 
     def _answer(self, text: str) -> None:
         """An answer to the open launcher prompt: ``retry`` or ``fired N``."""
@@ -550,10 +666,10 @@ class TableFlow:
         if words == ["retry"] and problem.retry != 0:
             self.problem = None
             if problem.retry > 0:
-                self._start_press(problem.seat, mark=problem.mark, retry=problem.retry,
-                                  prior=problem.fired, asked=problem.asked)
+                self._start_take(problem.seat, problem.verb, mark=problem.mark,
+                                 retry=problem.retry, prior=problem.fired, asked=problem.asked)
             else:
-                self._start_press(problem.seat, mark=problem.mark)
+                self._start_take(problem.seat, problem.verb, mark=problem.mark)
             return
         if len(words) == 2 and words[0] == "fired" and words[1].isdigit():
             count = int(words[1])
@@ -561,7 +677,12 @@ class TableFlow:
                 raise ActRefused(f"fired {count}: the launcher held only "
                                  f"{problem.available} cards")
             self.problem = None
-            self._perform(Action.press(problem.seat), problem.mark, fired=count)
+            action = Action(problem.seat, problem.verb)
+            if problem.verb is Verb.DRAW:  # the draw takes its cards; the rest by hand
+                self._perform(action, problem.mark,
+                              press=PressResult(count, problem.asked or count))
+            else:
+                self._perform(action, problem.mark, fired=count)
             return
         retry = "retry, or " if problem.retry != 0 else ""
         raise ActRefused(f"the launcher needs an answer first: {retry}fired N "
@@ -574,7 +695,8 @@ class TableFlow:
             if problem is not None and problem.retry != 0:
                 self._answer("retry")
             elif problem is None and self.busy is None and seat is not None \
-                    and self.is_human(seat):
+                    and self.is_human(seat) \
+                    and (self.button_for is None or self.button_for(seat)):
                 self._act(seat, "press")
         except ActRefused:
             pass  # a press is not what this seat may do now (a colour to name…)
@@ -590,6 +712,11 @@ class TableFlow:
     def _changed(self) -> None:
         """Something visible changed; :meth:`_flush` tells the front end."""
         self._dirty = True
+        self._poke()
+
+    def _poke(self) -> None:
+        """Wake the loop: something may be due now."""
+        self.idle = False
         self._wake.set()
 
     def _flush(self) -> None:

@@ -56,13 +56,17 @@ class Cause(NamedTuple):
 
     ``card`` is the card whose effect it is (for a stack, the last Draw card played on
     it: VARIANTS.md E6); ``by`` the seat that played it, or that caught, called or
-    challenged; ``challenge`` is set while a Wild Draw Four's penalty may be challenged.
+    challenged; ``challenge`` is set while a Wild Draw Four's penalty may be challenged;
+    ``stack`` holds the Draw cards that came before ``card`` in the same penalty (stacked
+    on it, B1, or played with it, B3), oldest first, each with the seat that played it, so
+    a front end can say what a sum is made of.
     """
 
     why: Why
     card: Card | None = None
     by: int | None = None
     challenge: Challenge | None = None
+    stack: tuple[tuple[Card, int], ...] = ()
 
     def describe(self, rules_name: str | None = None) -> str:
         """A few words for a status line: ``blue Hit 2``, ``a catch``, ``a challenge``."""

@@ -60,10 +60,21 @@ class GameConfig:
     options: Options = field(default_factory=Options)
     save: Path | None = None
     db: Path | None = None  # the player store that records the match (None: not recorded)
+    source: str = "play"    # the command the store records the match as played with
     bot_delay: float = 0.8
     catch_delay: float = 1.5
     animate: bool = True
     forget_uno: float = 0.2  # how often a bot forgets to call UNO with its play
+
+    def check(self) -> None:
+        """Refuse a table no match can be played at: the seats, the people in them, the
+        options for that many players."""
+        if not 2 <= self.players <= 10:
+            raise UnoAttackError(f"--players {self.players}: must be 2 to 10")
+        if len(self.humans) > self.players:
+            raise UnoAttackError(f"--humans names {len(self.humans)} people but there are "
+                                 f"only {self.players} seats (--players)")
+        self.options.check_players(self.players, where="--option")
 
 
 class Human:
@@ -97,11 +108,7 @@ class Session:
 
     def __init__(self, config: GameConfig, *, launcher: Launcher | None = None) -> None:
         self.config = config
-        if not 2 <= config.players <= 10:
-            raise UnoAttackError(f"--players {config.players}: must be 2 to 10")
-        if len(config.humans) > config.players:
-            raise UnoAttackError(f"--humans names {len(config.humans)} people but there are "
-                                 f"only {config.players} seats (--players)")
+        config.check()
         names = list(config.humans)
         bot_names = [n for n in BOT_NAMES if n not in names]
         names += bot_names[: config.players - len(names)]
@@ -233,7 +240,7 @@ class Session:
             row[players[seat]] = points
         self.points_by_round.append(row)
         match = match_record(self.match, self.kinds, key=self.match_key,
-                             started_at=self.started_at)
+                             started_at=self.started_at, source=self.config.source)
         self.saved = self.recorder.round_finished(
             round_record(self.table, result, match, number=self.match.round_no,
                          players=players))

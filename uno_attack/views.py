@@ -16,7 +16,8 @@ from typing import Any
 from uno_attack.cards import codes
 from uno_attack.engine import Round
 from uno_attack.options import Options
-from uno_attack.penalties import Why
+from uno_attack.penalties import Cause, Why
+from uno_attack.wording import as_object, possessive
 
 #: How many log lines a view carries (NETWORK.md, settled point 5).
 LOG_LINES = 10
@@ -29,15 +30,18 @@ class Prompt:
     """A question only a person can answer, put to one seat (a launcher problem).
 
     ``actions`` are the answers, as action strings; while the prompt is open they are the
-    seat's whole ``legal`` list.
+    seat's whole ``legal`` list. ``fired`` is how many cards are known to have come out so
+    far (the likely answer).
     """
 
     seat: int
     message: str
     actions: tuple[str, ...]
+    fired: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "message": self.message, "actions": list(self.actions)}
+        return {"seat": self.seat, "message": self.message, "actions": list(self.actions),
+                "fired": self.fired}
 
 
 @dataclass(frozen=True)
@@ -48,12 +52,16 @@ class TableFacts:
     (two views of the same step show the same game); ``busy`` the seat whose press the launcher
     is firing; ``away`` the seats a bot plays for; ``round_points`` and ``match_winner``
     are set once the round is scored; ``deadline`` is the seconds left on the turn timer;
-    ``revealed`` is a challenged hand, for the challenger's eyes only, until the next action.
+    ``revealed`` is a challenged hand, for the challenger's eyes only, until the next action;
+    ``taken`` is the seat that just pressed or drew and how many cards it got, until the
+    next action (a front end shows the burst); ``called`` the seats that hold one card and
+    called UNO for it (a forgotten call shows apart).
     """
 
     names: tuple[str, ...]
     scores: tuple[int, ...]
     log: tuple[str, ...] = ()
+    log_start: int = 0  # how many lines of the whole log came before ``log``
     tension: int = 0
     round_no: int = 1
     step: int = 0
@@ -66,6 +74,8 @@ class TableFacts:
     next_round_in: float | None = None
     deadline: float | None = None
     revealed: tuple[int, int, tuple[str, ...]] | None = None  # (challenger, seat, hand)
+    taken: tuple[int, int] | None = None  # (seat, cards) of the last press or draw
+    called: tuple[int, ...] = ()  # seats holding one card who called UNO for it
 
 
 def hello(seat: int | None, names: Sequence[str], options: Options) -> View:
@@ -98,14 +108,21 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         "direction": game.direction_name,
         "hand_sizes": [len(hand) for hand in game.hands],
         "owed": game.owed_list(),
+        "owed_what": [owed.describe() for owed in game.owed],
         "owed_why": owed_why(game, facts.names),
         "scores": list(facts.scores),
         "winner": game.winner,
         "log": list(facts.log[-LOG_LINES:]),
+        "log_start": facts.log_start + max(len(facts.log) - LOG_LINES, 0),
         "tension": facts.tension,
+        "stock": len(game.stock),
+        "phase": game.phase.value,
+        "taken": None if facts.taken is None else {"seat": facts.taken[0],
+                                                   "count": facts.taken[1]},
         "round": facts.round_no,
         "step": facts.step,
         "uno_window": game.uno_seat,
+        "uno_called": list(facts.called),
         "busy": facts.busy,
         "away": list(facts.away),
         "connected": list(facts.connected),
@@ -134,18 +151,44 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
 
 def owed_why(game: Round, names: Sequence[str]) -> list[str]:
     """Why each owed entry is owed, in words: ``Ann played red Hit 2``, ``the starter
-    Wild Hit-Fire``, ``Bob caught them without UNO``."""
+    Wild Hit-Fire``, ``caught without UNO by Bob``, ``your challenge``, ``two Draw Twos
+    stacked (Ann, Cleo)`` (``You``, the one person at a keyboard, reads as ``you``)."""
     out = []
     for owed in game.owed:
         cause = owed.cause
         by = names[cause.by] if cause.by is not None else "someone"
         card = game.rules.card_name(cause.card) if cause.card is not None else "a card"
+        if cause.why is Why.CARD and cause.stack:
+            out.append(_stack_words(game, cause, names))
+            continue
         out.append({
             Why.CARD: f"{by} played {card}",
             Why.STARTER: f"the starter {card}",
-            Why.CATCH: f"{by} caught them without UNO",
+            Why.CATCH: f"caught without UNO by {as_object(by)}",
             Why.FALSE_UNO: "a false UNO call",
             Why.FALSE_CATCH: "a false catch",
-            Why.CHALLENGE: f"{by}'s challenge",
+            Why.CHALLENGE: f"{possessive(by)} challenge",
         }[cause.why])
     return out
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten")
+
+
+def _stack_words(game: Round, cause: Cause, names: Sequence[str]) -> str:
+    """A penalty of several Draw cards: ``two Draw Twos stacked (Ann, Cleo)``, ``Ann
+    played two Hit 2s`` (at once), ``Draw Two and Wild Draw Four stacked (Ann, Bob)``."""
+    assert cause.card is not None
+    assert cause.by is not None
+    played = [*cause.stack, (cause.card, cause.by)]
+    kinds = [game.kind(card).name for card, _ in played]
+    if len(set(kinds)) == 1:
+        n = len(kinds)
+        what = f"{_NUMBERS[n] if n < len(_NUMBERS) else n} {kinds[0]}s"
+    else:
+        what = ", ".join(kinds[:-1]) + " and " + kinds[-1]
+    players = list(dict.fromkeys(names[by] for _, by in played))
+    if len(players) == 1:
+        return f"{players[0]} played {what}"
+    return f"{what} stacked ({', '.join(players)})"

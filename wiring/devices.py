@@ -138,6 +138,9 @@ class DispenserDevices:
 
     def ticks_ms(self) -> float:
         """The pins' clock in ms: the pin factory's ticks (the emulated world's, emulated)."""
+        exact = getattr(self.pin_factory, "ticks_ms", None)
+        if exact is not None:
+            return float(exact())
         return float(self.pin_factory.ticks()) * 1000.0
 
     def close(self) -> None:

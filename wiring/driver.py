@@ -10,12 +10,18 @@ factory's clock (the emulated world's own on emulated pins).
 
 The motor is stopped in a ``finally`` on every way out of an eject, by :meth:`close`, and
 by a watchdog timer at ``max_ms`` that does not depend on the eject loop running at all.
+
+The loop waits and sets its watchdog through a :class:`LoopClock`: real time on a Pi, the
+emulated world's time on emulated pins (``wiring.emulated``), where the world's time then
+runs only while the loop waits, so a late thread cannot change what an eject does.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+from collections.abc import Callable, Iterator
 
 from sim_launcher.dispenser import Eject
 from uno_attack.launcher import EjectResult, EjectStatus
@@ -24,19 +30,42 @@ from wiring.devices import DispenserDevices
 log = logging.getLogger(__name__)
 
 
+class LoopClock:
+    """How the eject loop waits and sets its watchdog: in real time, as on a Pi."""
+
+    @contextlib.contextmanager
+    def closed_loop(self) -> Iterator[None]:
+        """Around one eject (emulated pins: the world's time then waits for the loop)."""
+        yield
+
+    def wait(self, woken: threading.Event, ms: float | None) -> None:
+        """Wait ``ms`` (None: with no end), or until ``woken`` is set."""
+        woken.wait(ms / 1000.0 if ms is not None else None)
+
+    def call_later(self, ms: float, action: Callable[[], None]) -> Callable[[], None]:
+        """Run ``action`` ``ms`` from now, from another thread; returns its cancel."""
+        timer = threading.Timer(ms / 1000.0, action)
+        timer.daemon = True
+        timer.start()
+        return timer.cancel
+
+
 class GpioEjector:
     """The :class:`~uno_attack.launcher.Ejector` of a GPIO dispenser.
 
     ``time_scale`` is how much faster than real time the pins' clock runs (1 on a Pi; the
-    emulated world's scale on emulated pins): only real waits are divided by it.
+    emulated world's scale on emulated pins): the real waits of others (the LED's blinking,
+    ``wiring check``) are divided by it; ``clock`` is what the loop waits on.
     ``trace`` holds the beam's edges of the last eject, (ms since the motor was switched
     on, blocked), for ``wiring check`` and ``wiring calibrate``.
     """
 
-    def __init__(self, devices: DispenserDevices, *, time_scale: float = 1.0) -> None:
+    def __init__(self, devices: DispenserDevices, *, time_scale: float = 1.0,
+                 clock: LoopClock | None = None) -> None:
         self.devices = devices
         self.settings = devices.pin_map.settings
         self.time_scale = time_scale
+        self.clock = clock or LoopClock()
         self.trace: list[tuple[float, bool]] = []
         self._job: Eject | None = None
         self._started = 0.0
@@ -63,7 +92,7 @@ class GpioEjector:
               duty: float | None = None) -> EjectResult:
         """Run the motor (at ``duty``, else the pin map's) until ``count`` cards have
         passed the beam, or a reason to stop."""
-        with self._lock:
+        with self._lock, self.clock.closed_loop():
             if self._closed:
                 return EjectResult(0, EjectStatus.STOPPED, "the launcher is closed")
             self._stop_request.clear()
@@ -76,19 +105,19 @@ class GpioEjector:
                             beam_blocked=bool(beam.is_active), hopper_empty=empty)
                 self._job, self.trace = job, []
                 self._overrun = False
-            # a second line of defence: even if this thread stalls (a hung read, a stuck
-            # callback), the motor stops at max_ms
-            watchdog = threading.Timer(self.seconds(self.settings.max_ms), self._watchdog,
-                                       args=(job,))
-            watchdog.daemon = True
+            cancel_watchdog = None
             try:
                 with self._state:
                     self._drive(job)
                 self._started = self.devices.ticks_ms()  # the trace's zero: the motor is on
-                watchdog.start()
+                # a second line of defence: even if this thread stalls (a hung read, a
+                # stuck callback), the motor stops at max_ms
+                cancel_watchdog = self.clock.call_later(self.settings.max_ms,
+                                                        lambda: self._watchdog(job))
                 self._run(job)
             finally:
-                watchdog.cancel()
+                if cancel_watchdog is not None:
+                    cancel_watchdog()
                 with self._state:
                     self._job = None
                 self._motor(0.0)
@@ -121,7 +150,7 @@ class GpioEjector:
                 if job.finished:
                     return
                 wait = job.wait_ms(now)
-            self._changed.wait(self.seconds(wait) if wait is not None else None)
+            self.clock.wait(self._changed, wait)
 
     def _outcome(self, job: Eject) -> tuple[EjectStatus, str]:
         settings = self.settings
@@ -157,8 +186,11 @@ class GpioEjector:
         if self._job is job:
             with self._motor_lock:
                 self._overrun = True
-                self._set(0.0)
-            log.warning("watchdog: motor stopped at max_ms")
+                running = self._driven != 0
+                if running:
+                    self._set(0.0)
+            if running:  # the loop had not stopped it (else the count is only settling)
+                log.warning("watchdog: motor stopped at max_ms")
             self._changed.set()
 
     # -- the motor and the sensors ----------------------------------------------------

@@ -12,8 +12,10 @@ Faults (``gpio:emulated,fault=NAME``) are the world's: :data:`sim_launcher.world
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -22,10 +24,13 @@ from sim_launcher.physical import DispenserParams
 from sim_launcher.world import FAULTS, DispenserWorld, WorldRunner
 from uno_attack.launcher import EjectResult
 from wiring.devices import DispenserDevices
-from wiring.driver import GpioEjector
+from wiring.driver import GpioEjector, LoopClock
 from wiring.pinmap import PinMap
 
 DEFAULT_TIME_SCALE = 10.0
+# A timer "after ms" fires this much later (a nanosecond): past any rounding in the loop's
+# own sums of float ms, so at max_ms the loop's own stop comes first, the watchdog second.
+AFTER_MS = 1e-6
 MOTOR_ROLES = ("motor_in1", "motor_in2", "motor_pwm")
 
 __all__ = ["DEFAULT_TIME_SCALE", "FAULTS", "EmulatedEjector", "EmulatedHardware",
@@ -63,6 +68,10 @@ class EmulatedFactory(MockFactory):
     def ticks(self) -> float:  # type: ignore[override]
         return self.world.now_ms() / 1000.0
 
+    def ticks_ms(self) -> float:
+        """The world's time in ms, exactly (``ticks() * 1000`` may round)."""
+        return self.world.now_ms()
+
     def ticks_diff(self, later: float, earlier: float) -> float:  # type: ignore[override]
         return later - earlier
 
@@ -78,7 +87,7 @@ class EmulatedHardware:
         self.pin_map = pin_map
         self.world = DispenserWorld(params, faults=faults, seed=seed, time_scale=time_scale)
         self.factory = EmulatedFactory(self.world)
-        self.runner = WorldRunner(self.world, on_step=self._drive_inputs)
+        self.runner = WorldRunner(self.world, on_step=self.drive_inputs)
         self.pins: dict[str, EmulatedPin] = {
             role: self.factory.pin(bcm) for role, bcm in pin_map.pins.items()}
 
@@ -90,7 +99,7 @@ class EmulatedHardware:
             self.pins["led"].listener = lambda: self.world.drive_led(self._high("led"))
         if "buzzer" in self.pins:
             self.pins["buzzer"].listener = lambda: self.world.drive_buzzer(self._high("buzzer"))
-        self._drive_inputs()
+        self.drive_inputs()
         self.runner.start()
 
     def close(self) -> None:
@@ -106,7 +115,7 @@ class EmulatedHardware:
         way = int(self._high("motor_in1")) - int(self._high("motor_in2"))
         self.world.set_motor(way * float(self.pins["motor_pwm"].state))
 
-    def _drive_inputs(self) -> None:
+    def drive_inputs(self) -> None:
         self._drive("beam", low=self.world.model.beam_blocked)
         self._drive("button", low=self.world.button_down)
         if "hopper_empty" in self.pins:
@@ -122,12 +131,35 @@ class EmulatedHardware:
             pin.drive_high()
 
 
+class WorldClock(LoopClock):
+    """The eject loop on the emulated world's time: during an eject the world is stepped
+    by the loop's own thread, only while it waits (:meth:`DispenserWorld.driven`), and
+    its watchdog is an action of the world at that very model time."""
+
+    def __init__(self, hardware: EmulatedHardware) -> None:
+        self.hardware = hardware
+
+    @contextlib.contextmanager
+    def closed_loop(self) -> Iterator[None]:
+        with self.hardware.world.driven():
+            yield
+
+    def wait(self, woken: threading.Event, ms: float | None) -> None:
+        self.hardware.world.run_for(ms, until=woken, on_step=self.hardware.drive_inputs)
+
+    def call_later(self, ms: float, action: Callable[[], None]) -> Callable[[], None]:
+        world = self.hardware.world
+        posted = world.post(action, delay_ms=ms + AFTER_MS)
+        return lambda: world.cancel(posted)
+
+
 class EmulatedEjector(GpioEjector):
     """The real closed loop, with the emulated hopper loaded before each eject and topped
     up after it, as a person at the table would."""
 
     def __init__(self, devices: DispenserDevices, hardware: EmulatedHardware) -> None:
-        super().__init__(devices, time_scale=hardware.world.time_scale)
+        super().__init__(devices, time_scale=hardware.world.time_scale,
+                         clock=WorldClock(hardware))
         self.hardware = hardware
 
     def eject(self, count: int, *, available: int | None = None,

@@ -21,6 +21,10 @@ MAX_PAYLOAD = 72
 MAX_ID = 65535
 VERSION = "ULP/1"
 HEX_KEYS = ("boot", "session")
+# ``boot=XXXXXXXX``, ``session=XXXXXXXX``: exactly this many digits, so that a line that
+# lost a digit and still passes the CRC (CRC-16 misses 1 in 65536 such lines) is refused,
+# not taken for a new session that makes the board forget the ids it must remember.
+HEX_DIGITS = 8
 
 REQUESTS = {}   # verb -> Format: what a host may ask
 REPLIES = {}    # verb -> Format: what a device answers, with the request's id
@@ -243,7 +247,7 @@ class Format:
                 raise ProtocolError("args", "missing %s= in %r" % (key, payload), rid)
             text = fields[key]
             if key in HEX_KEYS:
-                if not _is_hex(text) or len(text) > 8:
+                if not _is_hex(text) or len(text) != HEX_DIGITS:
                     raise ProtocolError("args", "bad %s=%s" % (key, text), rid)
                 fields[key] = text.upper()
                 continue

@@ -17,7 +17,8 @@
   seldom as it can.
 
 :class:`Inbox` holds the replies by id and what the wire did meanwhile; one condition
-guards it, and the link's reader fills it.
+guards it, and the link's reader fills it. Every wait of the rules above goes through its
+:class:`HostClock`: real time, or a test's own that makes the schedule exact.
 """
 
 from __future__ import annotations
@@ -39,10 +40,32 @@ OPENING_PATIENCE_S = 15.0  # … and a port that may hold no ULP/1 board at all,
 MAX_COPIES = 4       # the largest burst of one re-ask on a noisy line
 
 
+class HostClock:
+    """How the host tells time and waits: real time, as a serial line runs."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def wait(self, cond: threading.Condition, timeout: float) -> None:
+        """Wait on ``cond`` (held) for a notification, at most ``timeout`` seconds."""
+        cond.wait(timeout)
+
+    def wait_for(self, cond: threading.Condition, predicate: Callable[[], object],
+                 timeout: float) -> None:
+        """Wait on ``cond`` (held) until ``predicate()``, at most ``timeout`` seconds."""
+        deadline = self.now() + timeout
+        while not predicate():
+            left = deadline - self.now()
+            if left <= 0:
+                return
+            self.wait(cond, left)
+
+
 class Inbox:
     """Replies by request id, and the wire's counters; :attr:`cond` guards it all."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: HostClock | None = None) -> None:
+        self.clock = clock or HostClock()
         self.cond = threading.Condition()
         self.replies: dict[int, list[ulp.Message]] = {}
         self.activity: dict[int, int] = {}   # OK, CARD and DONE lines seen per id
@@ -94,7 +117,8 @@ class Inbox:
              damaged: int | None = None) -> ulp.Message | None:
         """Take the first reply to ``rid`` with one of ``verbs``; None on timeout, or as
         soon as a damaged line comes when ``damaged`` (the count before) is given."""
-        deadline = time.monotonic() + timeout
+        clock = self.clock
+        deadline = clock.now() + timeout
         with self.cond:
             while not self.stopping:
                 if damaged is not None and self.damaged != damaged:
@@ -102,10 +126,10 @@ class Inbox:
                 reply = self.take(rid, verbs)
                 if reply is not None:
                     return reply
-                left = deadline - time.monotonic()
+                left = deadline - clock.now()
                 if left <= 0:
                     return None
-                self.cond.wait(left)
+                clock.wait(self.cond, left)
         return None
 
 
@@ -119,7 +143,7 @@ class _Tries:
         self.copies = 1
         self.silent = 0
         self.sends = 0
-        self.started = time.monotonic()
+        self.started = asker.inbox.clock.now()
 
     def heard_back(self, damaged: bool) -> None:
         """Something came back, but not the reply: ask again at once, in a larger burst
@@ -137,7 +161,7 @@ class _Tries:
     @property
     def spent(self) -> bool:
         return (self.silent >= self.asker.tries
-                or time.monotonic() - self.started > self.patience)
+                or self.asker.inbox.clock.now() - self.started > self.patience)
 
     def why(self, verb: str) -> str:
         if self.silent >= self.asker.tries:
@@ -217,7 +241,8 @@ class Asker:
         assert rid is not None
         epoch = inbox.epoch
         tries = _Tries(self)
-        deadline = time.monotonic() + max_ms / 1000 + JOB_GRACE_S
+        clock = inbox.clock
+        deadline = clock.now() + max_ms / 1000 + JOB_GRACE_S
         seen = busy = 0              # OK and CARD lines of this job; busy refusals
         try:
             mark = self._send(payload, tries)
@@ -230,7 +255,7 @@ class Asker:
                     return reply.fields["ejected"], reply.fields["status"], ""
                 if news == "closed":
                     return inbox.cards.get(rid, 0), "unknown", "the launcher was closed"
-                if time.monotonic() > deadline:
+                if clock.now() > deadline:
                     return self._unknown(rid, f"did not finish in {max_ms} ms")
                 if news == "running":
                     seen = inbox.activity.get(rid, 0)
@@ -244,7 +269,7 @@ class Asker:
                                             f"{reply.fields['code']}")
                     busy += 1  # refused, so not remembered: asking again is safe
                     with inbox.cond:
-                        inbox.cond.wait_for(lambda: inbox.stopping, tries.delay)
+                        clock.wait_for(inbox.cond, lambda: inbox.stopping, tries.delay)
                 else:
                     self._came_back(tries, mark)
                     if tries.spent:
@@ -268,7 +293,8 @@ class Asker:
         inbox = self.inbox
         running = seen > 0
         with inbox.cond:
-            inbox.cond.wait_for(
+            inbox.clock.wait_for(
+                inbox.cond,
                 lambda: inbox.stopping or inbox.epoch != epoch
                 or any(m.verb in ("DONE", "ERR") for m in inbox.replies.get(rid, ()))
                 or inbox.activity.get(rid, 0) != seen

@@ -2,8 +2,10 @@
 
 Three unanswered ``PING`` in a row mean the launcher is gone (a ``PING`` is never re-sent:
 the next one, a second later, has a new id). After each answered one a ``STATUS``, asked
-as any request is, recovers presses whose ``PRESS`` lines were lost. Requests in flight
-prove liveness themselves, so nothing is pinged while the link is busy.
+as any request is, recovers presses whose ``PRESS`` lines were lost; so does a ``PING``
+answered only with damaged lines (the board is there), so that on a noisy line a lost
+press is found at the next ping, not after the rare one whose answer comes through whole.
+Requests in flight prove liveness themselves, so nothing is pinged while the link is busy.
 """
 
 from __future__ import annotations
@@ -47,11 +49,14 @@ class Pinger:
                 continue  # not idle: requests in flight prove liveness themselves
             try:
                 link.ensure_hello()
-                if link.once("PING", timeout=min(self.ping_s, 0.5)) is None:
-                    self.misses += 1
+                stats = link.stats
+                damaged = stats.bad_lines + stats.crc_errors
+                if link.once("PING", timeout=min(self.ping_s, 0.5)) is None \
+                        and stats.bad_lines + stats.crc_errors == damaged:
+                    self.misses += 1   # silence: only that counts toward gone
                     if self.misses >= PING_MISSES:
                         link.gone = True
                     continue
-                link.call("STATUS")
+                link.call("STATUS")  # also after a damaged answer: the board is there
             except LauncherError:
                 continue

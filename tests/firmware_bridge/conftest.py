@@ -22,6 +22,7 @@ class Terminal:
 
     def __init__(self, port: str) -> None:
         self.serial = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
+        self.buffer = b""
         self.serial.write(b"\n")
 
     def send(self, payload: str) -> None:
@@ -31,14 +32,22 @@ class Terminal:
         self.serial.write(data)
 
     def read(self, timeout: float = 2.0) -> ulp.Message | None:
+        """The next whole line the board sent, parsed (None when none came in time).
+
+        Bytes are kept across calls until their ``\n`` comes: a line the machine hands
+        over in two parts is one line, never two broken ones."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.serial.readline()
-            if line:
+        while True:
+            line, newline, rest = self.buffer.partition(b"\n")
+            if newline:
+                self.buffer = rest
                 payload = ulp.unframe(line)
                 if payload is not None:
                     return ulp.parse_device(payload)
-        return None
+                continue
+            if time.monotonic() >= deadline:
+                return None
+            self.buffer += self.serial.read(self.serial.in_waiting or 1)
 
     def expect(self, verb: str, timeout: float = 3.0) -> ulp.Message:
         """The next message with ``verb``; the ones before it are kept in ``skipped``."""
@@ -53,13 +62,17 @@ class Terminal:
             self.skipped.append(msg)
         raise AssertionError(f"no {verb} within {timeout} s (saw {self.skipped})")
 
-    def quiet(self, timeout: float = 0.3) -> list[ulp.Message]:
-        """Everything the board says in ``timeout`` seconds."""
+    def answers_to_last(self, rid: int = 60000) -> list[ulp.Message]:
+        """Everything the board says before the PONG of a ``PING rid`` sent now: the board
+        answers in order, so that is all it said to the requests sent before (no waiting
+        out a quiet spell that a loaded machine can make too short)."""
+        self.send(f"PING {rid}")
         out = []
-        deadline = time.monotonic() + timeout
-        while (msg := self.read(max(deadline - time.monotonic(), 0.0))) is not None:
+        while (msg := self.read(10.0)) is not None:
+            if (msg.verb, msg.rid) == ("PONG", rid):
+                return out
             out.append(msg)
-        return out
+        raise AssertionError(f"no PONG {rid} (saw {out})")
 
     def close(self) -> None:
         self.serial.close()

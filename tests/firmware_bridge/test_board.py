@@ -38,18 +38,21 @@ class TestEject:
         _, first = cards(term, 2)
         out = board.world.model.cards_out
         term.send("EJECT 2 3 4000")
-        again = term.quiet(0.3)
+        again = term.answers_to_last()
         assert again == [first]            # exactly one line: the stored DONE
         assert board.world.model.cards_out == out
         assert len(board.records) == 1
 
     def test_repeat_while_running_gets_ok_only(self, board: EmulatedBoard,
                                                term: Terminal) -> None:
+        board.world.pause()  # the repeat comes while the eject runs, however late
         term.send("EJECT 3 12 6000")
         term.expect("OK")
         term.send("EJECT 3 12 6000")
+        assert term.expect("OK").rid == 3
+        board.world.resume()
         _, done = cards(term, 3)
-        assert [m.verb for m in term.skipped].count("OK") == 1
+        assert [m.verb for m in term.skipped].count("OK") == 0
         assert done.fields["ejected"] == board.records[0].cards
         assert len(board.records) == 1
 
@@ -68,6 +71,27 @@ class TestEject:
         assert term.expect("OK").rid == 4      # forgotten: a new eject
         cards(term, 4)
         assert len(board.records) == 2
+
+    def test_a_hello_that_lost_a_digit_past_the_crc_forgets_no_id(
+            self, board: EmulatedBoard, term: Terminal) -> None:
+        """A soak's double fire, replayed: the host's HELLO before a re-ask lost one digit
+        of its session on the wire and the CRC still matched (CRC-16 passes 1 line in 65536
+        so damaged, and this very one). A board that took it for a new session forgot the
+        EJECT, and the re-ask after the next, sound HELLO fired it a second time."""
+        term.send("HELLO 1253 session=4BB659A0")
+        term.expect("HELLO")
+        term.send("EJECT 1254 3 4000")
+        _, done = cards(term, 1254)  # a DONE the host never heard
+        damaged = ulp.frame("HELLO 1255 session=4BB659A0").replace(b"4BB659A0", b"4BB65A0")
+        assert ulp.unframe(damaged) == "HELLO 1255 session=4BB65A0"  # the CRC cannot tell
+        term.send_raw(damaged)
+        term.send("HELLO 1256 session=4BB659A0")
+        term.send("EJECT 1254 3 4000")  # the re-ask
+        assert term.expect("DONE") == done
+        assert [m.verb for m in term.skipped if m.rid == 1254] == []  # nothing moved
+        assert len(board.records) == 1
+        refused = [m for m in term.skipped if m.verb == "ERR"]
+        assert [(m.rid, m.fields["code"]) for m in refused] == [(1255, "args")]
 
     def test_memory_holds_the_last_eight(self, board: EmulatedBoard, term: Terminal) -> None:
         for rid in range(20, 29):
@@ -108,22 +132,28 @@ class TestErrors:
         term.send("EJECT 9 1 4000")
         assert term.expect("OK").rid == 9
 
-    def test_busy_while_ejecting(self, term: Terminal) -> None:
+    def test_busy_while_ejecting(self, board: EmulatedBoard, term: Terminal) -> None:
+        board.world.pause()
         term.send("EJECT 10 12 6000")
         term.expect("OK")
         term.send("EJECT 11 1 4000")
         msg = term.expect("ERR")
         assert (msg.rid, msg.fields["code"]) == (11, "busy")
+        board.world.resume()
 
 
 class TestStopAndEnds:
     def test_stop_stops_a_running_eject(self, board: EmulatedBoard, term: Terminal) -> None:
+        board.world.pause()
         term.send("EJECT 12 12 8000")
+        term.expect("OK")
+        board.world.pause(after_ms=400)  # spin-up and two cards, then the STOP
         term.expect("CARD")
         term.send("STOP 13")
         ok = term.expect("OK")
         assert ok.rid == 13
         assert not board.world.model.duty or wait_for(lambda: board.world.model.duty == 0, 1)
+        board.world.resume()  # the count settles
         _, done = cards(term, 12)
         assert done.fields["status"] == "stopped"
         assert 1 <= done.fields["ejected"] < 12

@@ -102,12 +102,19 @@ class TestRequests:
         ("EJECT 4 3 4000 9", "args", 4),
         ("EJECT 4 three 4000", "args", 4),
         ("HELLO 4", "args", 4),
+        ("HELLO 4 session=4BB65A0", "args", 4),     # XXXXXXXX: eight digits, no fewer …
+        ("HELLO 4 session=4BB659A00", "args", 4),   # … and no more
         ("MOTOR 4 -50 x", "args", 4),
     ])
     def test_errors_name_the_code(self, payload: str, code: str, rid: int | None) -> None:
         with pytest.raises(ulp.ProtocolError) as info:
             ulp.parse_request(payload)
         assert (info.value.code, info.value.rid) == (code, rid)
+
+    def test_a_boot_is_eight_hex_digits(self) -> None:
+        with pytest.raises(ulp.ProtocolError):
+            ulp.parse_device("BOOT boot=F3A11C2")
+        assert ulp.parse_device("BOOT boot=0f3a11c2").fields == {"boot": "0F3A11C2"}
 
     def test_builders_make_parseable_requests(self) -> None:
         payloads = [ulp.build_request("HELLO", 1, "5a3c9e01"),

@@ -106,6 +106,18 @@ class Wire:
             self.skipped.append(got)
         raise AssertionError(f"no line matching {pattern!r} in {timeout} s: {self.skipped}")
 
+    def answers_to_last(self, rid: int = 60000) -> list[str]:
+        """Every line the device writes before the PONG of a ``PING rid`` sent now: it
+        answers in order, so that is all it said to the lines sent before (no quiet
+        spell to wait out, which a loaded machine can make too short)."""
+        self.send(f"PING {rid}")
+        out = []
+        while (got := self.read(10.0)) is not None:
+            if got == f"PONG {rid}":
+                return out
+            out.append(got)
+        raise AssertionError(f"no PONG {rid} (saw {out})")
+
     def quiet(self, seconds: float = 0.15) -> list[str]:
         """Every line the device writes in ``seconds``."""
         out = []
@@ -246,7 +258,7 @@ class TestLink:
 
     def test_empty_lines_are_ignored(self, dev: Wire) -> None:
         dev.write(b"\n\r\n\n")
-        assert dev.quiet() == []
+        assert dev.answers_to_last() == []
         assert dev.ask("PING 6") == "PONG 6"
 
     def test_newline_flushes_a_half_line(self, dev: Wire) -> None:
@@ -393,12 +405,15 @@ class TestReplies:
 
     def test_stop_when_idle(self, dev: Wire) -> None:
         assert dev.ask("STOP 26") == "OK 26"
-        assert dev.quiet() == []
+        assert dev.answers_to_last() == []
 
     def test_stop_ends_a_running_eject(self, dev: Wire) -> None:
         board = dev.board  # type: ignore[attr-defined]
         books: Books = dev.books  # type: ignore[attr-defined]
+        board.world.pause()  # the STOP comes while the eject runs, however late
         dev.send("EJECT 27 12 8000")
+        dev.expect("OK 27")
+        board.world.pause(after_ms=600)  # spin-up and two or three cards
         dev.expect(r"CARD 27 2")
         seen = [*cards_of(dev.skipped, 27), 2]
         dev.send("STOP 28")
@@ -406,6 +421,7 @@ class TestReplies:
         seen += cards_of(dev.skipped, 27)
         ok_at = books.when("OK 28")
         assert books.motor[-1] == (ok_at, 0.0)  # off at once, before the OK
+        board.world.resume()
         cards, done = run_to_done(dev, 27)
         seen += cards
         assert re.fullmatch(r"DONE 27 \d+ stopped", done), done
@@ -417,9 +433,14 @@ class TestReplies:
 
     def test_stop_ends_a_running_motor(self, dev: Wire) -> None:
         books: Books = dev.books  # type: ignore[attr-defined]
+        world = dev.board.world  # type: ignore[attr-defined]
+        world.pause()
         dev.send("MOTOR 29 100 2000")
+        dev.expect("OK 29")
+        world.pause(after_ms=230)  # spin-up and one card, the beam clear again
         dev.expect(r"CARD 29 1")
         assert dev.ask("STOP 30") == "OK 30"
+        world.resume()
         done = run_to_done(dev, 29)[1]
         assert re.fullmatch(r"DONE 29 \d+ stopped", done), done
         self._beam_clear_25_ms(books, books.when(done))
@@ -435,13 +456,17 @@ class TestReplies:
         pattern = r"STATUS 31 motor=([01]) beam=([01]) button=([01]) presses=(\d+) ejecting=(\S+)"
         assert re.fullmatch(pattern, idle := dev.ask("STATUS 31")), idle
         assert idle == "STATUS 31 motor=0 beam=1 button=0 presses=0 ejecting=-"
+        world = dev.board.world  # type: ignore[attr-defined]
+        world.pause()
         dev.send("EJECT 32 12 8000")
         dev.expect("OK 32")
+        world.pause(after_ms=300)  # spin-up and one card
         dev.expect(r"CARD 32 1")
         running = dev.ask("STATUS 31")
         assert re.fullmatch(r"STATUS 31 motor=1 beam=[01] button=0 presses=0 ejecting=32",
                             running), running
         dev.ask("STOP 33")
+        world.resume()
         run_to_done(dev, 32)
 
     def test_ping(self, dev: Wire) -> None:
@@ -467,13 +492,16 @@ class TestReplies:
         assert run_to_done(dev, 40)[1] == "DONE 40 1 ok"
 
     def test_busy_while_an_eject_or_motor_runs(self, dev: Wire) -> None:
+        world = dev.board.world  # type: ignore[attr-defined]
         for start in ("EJECT 41 12 8000", "MOTOR 41 100 2000"):
+            world.pause()
             dev.send(start)
             dev.expect("OK 41")
             assert dev.ask("EJECT 42 1 4000") == "ERR 42 busy"
             assert dev.ask("MOTOR 43 50 100") == "ERR 43 busy"
             assert dev.ask("PING 44") == "PONG 44"
             assert dev.ask("STOP 45") == "OK 45"
+            world.resume()
             run_to_done(dev, 41)
             assert dev.ask("HELLO 46 session=0000F00D").startswith("HELLO 46 ")  # forget 41
 
@@ -486,13 +514,16 @@ def dev_ask_all(wire: Wire, payloads: list[str]) -> list[str]:
 class TestIdempotency:
     def test_a_repeat_while_running_gets_one_ok(self, dev: Wire) -> None:
         board = dev.board  # type: ignore[attr-defined]
+        board.world.pause()
         dev.send("EJECT 2 12 8000")
         dev.expect("OK 2")
+        board.world.pause(after_ms=300)  # spin-up and one card
         dev.expect(r"CARD 2 1")
         dev.send("EJECT 2 12 8000")
+        dev.expect("OK 2")  # while it runs
+        board.world.resume()
         cards, done = run_to_done(dev, 2)
-        assert dev.skipped.count("OK 2") == 1
-        assert len([s for s in dev.skipped if not s.startswith("CARD")]) == 1
+        assert [s for s in dev.skipped if not s.startswith("CARD")] == []
         assert cards == list(range(2, 13))  # no CARD again, none twice
         assert done == "DONE 2 12 ok"
         assert len(board.records) == 1
@@ -504,21 +535,24 @@ class TestIdempotency:
         out = board.world.model.cards_out
         for _ in range(3):
             dev.send("EJECT 3 3 4000")
-            assert dev.quiet() == [done]
+            assert dev.answers_to_last() == [done]
         dev.send("EJECT 3 5 9000")  # the id is what counts, not the arguments
-        assert dev.quiet() == [done]
+        assert dev.answers_to_last() == [done]
         dev.send("MOTOR 3 100 100")
-        assert dev.quiet() == [done]
+        assert dev.answers_to_last() == [done]
         assert board.world.model.cards_out == out
         assert len(board.records) == 1
 
     def test_refused_ids_are_not_remembered(self, dev: Wire) -> None:
         assert dev.ask("EJECT 4 99 4000") == "ERR 4 range"
         assert dev.ask("MOTOR 5 100 0") == "ERR 5 range"
+        world = dev.board.world  # type: ignore[attr-defined]
+        world.pause()
         dev.send("EJECT 6 12 8000")
         dev.expect("OK 6")
         assert dev.ask("EJECT 7 1 4000") == "ERR 7 busy"
         assert dev.ask("STOP 8") == "OK 8"
+        world.resume()
         run_to_done(dev, 6)
         for rid in (4, 5, 7):
             dev.send(f"EJECT {rid} 1 4000")
@@ -533,7 +567,7 @@ class TestIdempotency:
             done[rid] = run_to_done(dev, rid)[1]
         for rid in range(101, 109):
             dev.send(f"EJECT {rid} 1 4000")
-            assert dev.quiet() == [done[rid]]
+            assert dev.answers_to_last() == [done[rid]]
         assert len(board.records) == 9
         dev.send("EJECT 100 1 4000")  # the ninth-last: forgotten, it runs again
         assert dev.expect(r"OK 100|DONE.*") == "OK 100"
@@ -545,9 +579,11 @@ class TestIdempotency:
         board = dev.board  # type: ignore[attr-defined]
         dev.send("EJECT 9 1 4000")
         run_to_done(dev, 9)
+        board.world.pause()  # the HELLO comes while the eject runs
         dev.send("EJECT 10 12 8000")
         dev.expect("OK 10")
         assert dev.ask("HELLO 11 session=00000002").startswith("HELLO 11 ")
+        board.world.resume()
         cards, done = run_to_done(dev, 10)
         assert done == "DONE 10 12 ok"
         assert cards
@@ -566,7 +602,7 @@ class TestIdempotency:
         for rid in (13, 14):
             assert dev.ask(f"HELLO {rid} session=0000BEEF").startswith(f"HELLO {rid} ")
             dev.send("EJECT 12 2 4000")
-            assert dev.quiet() == [done]
+            assert dev.answers_to_last() == [done]
         assert len(board.records) == 1
 
     def test_requests_before_any_hello_are_an_unnamed_session(
@@ -577,7 +613,7 @@ class TestIdempotency:
         wire.send("EJECT 1 1 4000")
         _, done = run_to_done(wire, 1)
         wire.send("EJECT 1 1 4000")
-        assert wire.quiet() == [done]
+        assert wire.answers_to_last() == [done]
         assert wire.ask("HELLO 2 session=00000001").startswith("HELLO 2 ")
         wire.send("EJECT 1 1 4000")  # the named session is a new one
         assert wire.expect(r"OK 1|DONE.*") == "OK 1"
@@ -761,10 +797,11 @@ class TestHost:
         sent = [t for t, p in fake.got if p == "PING 777"]
         assert len(sent) == 5, fake.got
         gaps = [b - a for a, b in itertools.pairwise(sent)] + [ended - sent[-1]]
-        # 0.1, 0.2, 0.4, 0.8, 1.6 s: never early; late only by what a busy machine adds
+        # 0.1, 0.2, 0.4, 0.8, 1.6 s, never early over a real pty (a loaded machine can
+        # only make them later); test_host.py holds the schedule exact on a still clock
         for i, gap in enumerate(gaps):
-            assert 0.1 * 2**i * 0.9 <= gap <= 0.1 * 2**i * 1.25 + 0.3, gaps
-        assert sent[0] - started < 0.3
+            assert gap >= 0.1 * 2**i * 0.9, gaps
+        assert sent[0] >= started
 
     def test_press_gaps_and_status_counts_are_counted(self, fake: FakeBoard) -> None:
         fake.presses = 2  # before we opened: the baseline

@@ -9,8 +9,9 @@ import pytest
 
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.faults import LinkFaults
-from firmware_bridge.host import PortError, UlpLink
-from firmware_bridge.host.asking import Inbox
+from firmware_bridge.firmware import ulp
+from firmware_bridge.host import PortError, UlpLink, asking
+from firmware_bridge.host.asking import Asker, HostClock, Inbox
 from firmware_bridge.host.session import HEADROOM, Session
 from sim_launcher.dispenser import Settings
 from sim_launcher.physical import DispenserParams
@@ -153,6 +154,36 @@ class TestIdsRunOut:
         assert session.token != token
         assert session.need_hello
         assert session.take_id() == 1
+
+
+class StillClock(HostClock):
+    """Time that moves only when the host waits: each wait runs out at once, exactly."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def now(self) -> float:
+        return self.t
+
+    def wait(self, cond: threading.Condition, timeout: float) -> None:
+        self.t += timeout
+
+
+class TestRetrySchedule:
+    def test_an_unanswered_request_is_sent_five_times_at_100_ms_doubling(self) -> None:
+        """Rule 2, to the millisecond, whatever the machine's load: the same line at 0,
+        0.1, 0.3, 0.7 and 1.5 s, and not answering 1.6 s after the last."""
+        clock = StillClock()
+        sent: list[tuple[float, bytes]] = []
+        gone: list[float] = []
+        asker = Asker(Inbox(clock), lambda data, resend: sent.append((clock.t, data)),
+                      "the port", on_gone=lambda: gone.append(clock.t))
+        with pytest.raises(LauncherNotResponding, match="PING unanswered 5 times"):
+            asker.ask("PING 777", {"PONG"})
+        assert (asking.RETRY_S, asking.TRIES) == (0.1, 5)
+        assert [data for _, data in sent] == [ulp.frame("PING 777")] * 5
+        assert [t for t, _ in sent] == pytest.approx([0.0, 0.1, 0.3, 0.7, 1.5])
+        assert gone == pytest.approx([3.1])
 
 
 PRESSES = 8

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
-from textual.widgets import Static
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.net.helpers import NOTHING_FIRES, deal, host_config, running_host, url_of
 from uno_attack.net.host import Host
 from uno_attack.net.join_app import JoinApp
+from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -31,21 +32,27 @@ async def launch(pw) -> Browser:  # type: ignore[no-untyped-def]
     return await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 
 
-async def next_view(page: Page, seq: str, timeout: float = 10.0) -> None:
-    """Wait until the page has drawn a newer view or opened a picker (the page's CSP
-    forbids the eval that ``wait_for_function`` needs, so this polls from outside)."""
-    check = "[document.body.dataset.seq, document.getElementById('picker').open]"
+async def next_view(page: Page, seq: str, timeout: float = 10.0) -> bool:
+    """Wait until the page has drawn a newer view, opened a picker or shown the host's
+    refusal (a tap on a view that was already out of date when it reached the host:
+    the catch window had closed, the bot had moved); True for a refusal. (The page's
+    CSP forbids the eval that ``wait_for_function`` needs, so this polls from outside.)"""
+    check = ("[document.body.dataset.seq, document.getElementById('picker').open,"
+             " !document.getElementById('toast').hidden]")
     for _ in range(int(timeout / 0.02)):
-        now, picking = await page.evaluate(check)
+        now, picking, refused = await page.evaluate(check)
         if now != seq or picking:  # a new view, or a colour or seat to pick first
-            return
+            return False
+        if refused:
+            return True
         await page.wait_for_timeout(20)
     raise AssertionError(f"no new view after seq {seq}")
 
 
 async def tap_something(page: Page) -> str | None:
     """Tap what a person would: an open choice, UNO or a catch, a colour, a playable card
-    (arming UNO first with a second-last card), the launcher, or pass. Returns what."""
+    (arming UNO first with a second-last card), the launcher, or pass. Returns what
+    (``refused <what> at <seq>`` when the host said no)."""
     for selector in ("#picker[open] #picker-choices button",
                      '#actions button[data-action="uno"]',
                      '#actions button[data-action^="catch"]',
@@ -59,9 +66,13 @@ async def tap_something(page: Page) -> str | None:
             what = (await target.get_attribute("data-action")
                     or await target.get_attribute("data-code") or selector)
             seq = await page.evaluate("document.body.dataset.seq")
-            await target.click()
-            if "uno-toggle" not in selector:
-                await next_view(page, seq)
+            await page.evaluate("document.getElementById('toast').hidden = true")
+            try:
+                await target.click(timeout=3000)
+            except PlaywrightTimeout:
+                continue  # it went away first (the bot caught, a view came): a missed tap
+            if "uno-toggle" not in selector and await next_view(page, seq):
+                return f"refused {what} at {seq}"
             return what
     return None
 
@@ -69,15 +80,21 @@ async def tap_something(page: Page) -> str | None:
 async def play_by_tapping(host: Host, ann: Page, bob: Page, taps: list[str],
                           screenshot: Path) -> None:
     """Both people tap until the round is scored; a screenshot is taken mid-round."""
+    refused: set[tuple[str, str]] = set()
     for _ in range(600):
         if host.flow.round_points is not None:
             return
-        for page in (ann, bob):
+        for who, page in (("Ann", ann), ("Bob", bob)):
             if len(taps) >= 10 and not screenshot.exists() \
                     and await page.locator("#hand button.card.playable").count():
                 await page.screenshot(path=str(screenshot))  # a turn, mid-round
             what = await tap_something(page)
             if what:
+                # a refusal of a view out of date is over once the newer view comes; the
+                # same one again at the same view is a page offering what the host forbids
+                if what.startswith("refused"):
+                    assert (who, what) not in refused, taps[-10:]
+                    refused.add((who, what))
                 taps.append(what)
         if host.flow.busy is not None or host.flow.game.to_act == 2:
             await ann.wait_for_timeout(20)  # the bot's move or the launcher's thread
@@ -120,11 +137,19 @@ async def test_two_people_play_a_whole_round_against_a_bot_by_tapping(tmp_path: 
         terminal = JoinApp(url_of(host, None))  # `uno-attack join` watches the same game
         async with terminal.run_test(size=(100, 40)) as pilot:
             await play_by_tapping(host, ann, bob, taps, screenshot)
-            await pilot.pause(0.2)
+            winner = ['Ann', 'Bob', 'Ada'][host.flow.game.winner]  # type: ignore[index]
+            for _ in range(100):  # the terminal shows the same game's scores
+                if isinstance(terminal.screen, ScoreboardScreen):
+                    break
+                await pilot.pause(0.02)
             assert terminal.view is not None
             assert terminal.view["round_points"] is not None
-            table = str(terminal.query_one("#table", Static).render())
-            assert f"{['Ann', 'Bob', 'Ada'][host.flow.game.winner]} went out!" in table  # type: ignore[index]
+            board = terminal.screen
+            assert isinstance(board, ScoreboardScreen)
+            assert board.board.title == f"{winner} wins round 1!"
+            assert terminal.table_screen is not None
+            assert any(line.startswith(f"{winner} went out and wins round 1")
+                       for line in terminal.table_screen.log_lines)
         for page in (ann, bob):
             await page.wait_for_selector("#scores[open]")
             rows = await page.locator("#scores-body tr").count()

@@ -26,6 +26,7 @@ from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.net.client import TableClient
 from uno_attack.replay import replay
 from uno_attack.transcript import load
+from uno_attack.wording import count
 
 
 async def settle() -> None:
@@ -256,7 +257,7 @@ async def test_resume_goes_on_from_the_journal_with_the_same_tokens(tmp_path: Pa
         assert again.flow.game.snapshot() == before
         ann = await connect(url_of(again, "Ann"))
         assert ann.view["hand"] == [c.code for c in again.flow.game.hands[0]]  # type: ignore[index]
-        assert f"Round 1 resumed after {steps} actions" in ann.view["log"]  # type: ignore[index]
+        assert f"Round 1 resumed after {count(steps, 'action')}" in ann.view["log"]  # type: ignore[index]
         await ann.close()
 
 

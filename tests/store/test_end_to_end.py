@@ -4,7 +4,6 @@ as a user runs them (real subprocesses), and the export passes ``replay``."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,23 +13,23 @@ from tests.store.helpers import cli
 from tests.tui.helpers import run, settle
 from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.cli.play import build_app
-from uno_attack.session import Session
 
 
 def test_two_matches_of_play_show_in_stats_and_history_and_replay(tmp_path: Path) -> None:
     db = tmp_path / "players.db"
-    app = build_app(["--humans", "Ann", "--players", "2", "--bot-delay", "0", "--seed", "3",
-                     "--target", "60", "--no-animation", "--db", str(db),
+    app = build_app(["--quick", "--humans", "Ann", "--players", "2", "--bot-delay", "0",
+                     "--seed", "3", "--target", "60", "--no-animation", "--db", str(db),
                      "--save", str(tmp_path / "game.json")])
     # the next match gets a fixed seed too (play draws one at random): 3 rounds, then 1
-    app.new_session = lambda: Session(replace(app.session.config, seed=26))
+    assert app.new_game is not None
+    app.new_game.next_seed = lambda: 26
     rounds: list[int] = []  # rounds of each match, as the scoreboards showed them
 
     async def body(pilot: Pilot[Any]) -> None:
         while len(rounds) < 2:
             board = await play_round_by_keys(pilot, app)
-            if board.winner is not None:
-                rounds.append(board.round_no)
+            if board.board.winner is not None:
+                rounds.append(board.board.round_no)
                 await pilot.press("enter" if len(rounds) < 2 else "q")
             else:
                 await pilot.press("enter")

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.store.helpers import read_only
-from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.helpers import deal, log_text, make_app, run, settle, table
 from tests.tui.test_resume import PtyGame
 from uno_attack.actions import Verb
 from uno_attack.bots import BasicBot
@@ -84,7 +84,7 @@ def test_a_resumed_finished_round_is_recorded_once(tmp_path: Path) -> None:
 
     run(finish, first)  # left at the scoreboard, as after a crash there
     again = Session.resume(GameConfig(save=save, db=db))
-    assert again.match_key == first.session.match_key
+    assert again.match_key == table(first).session.match_key
     again.finish_round()
     assert again.saved is not None
     assert not again.saved.new
@@ -178,7 +178,7 @@ def test_play_says_on_stderr_that_it_did_not_record(tmp_path: Path) -> None:
     db.write_bytes(b"garbage" * 1000)
     env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path),
                TERM="xterm-256color")
-    game = PtyGame(["--db", str(db), "--bot-delay", "0", "--seed", "1"], env)
+    game = PtyGame(["--quick", "--db", str(db), "--bot-delay", "0", "--seed", "1"], env)
     try:
         game.wait_for(b"Your hand")
         game.send("q")

@@ -51,6 +51,17 @@ class PtyGame:
                 raise AssertionError(f"{needle!r} never appeared; exit {self.proc.poll()}")
             self.read()
 
+    def wait_exit(self, timeout: float = 30.0) -> int:
+        """The exit status, reading what it writes meanwhile (a long traceback must not
+        fill the terminal's buffer and hold the process)."""
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None:
+            if time.monotonic() > deadline:
+                raise AssertionError("the game did not exit")
+            self.read()
+        self.read()
+        return self.proc.returncode
+
     def text(self) -> str:
         """What was written so far, without the terminal's control sequences."""
         return re.sub(rb"\x1b\[[0-9;?<>=$]*[A-Za-z~]", b"", self.output).decode(errors="replace")

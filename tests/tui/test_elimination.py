@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, make_app, run, settle
+from tests.tui.helpers import deal, make_app, run, settle, table
 from uno_attack.cli.play import build_app
 from uno_attack.options import Options
 from uno_attack.session import GameConfig, Session
@@ -40,14 +40,14 @@ def _scoreboard_then_next_round(app: Any) -> Any:
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: isinstance(app.screen, ScoreboardScreen))
         board = app.screen
-        assert [line.name for line in board.lines] == ["You", "Ada", "Ben", "Cleo"]
-        assert [line.out for line in board.lines] == [False, True, False, False]
-        assert board.winner is None
+        assert [line.name for line in board.board.lines] == ["You", "Ada", "Ben", "Cleo"]
+        assert [line.out for line in board.board.lines] == [False, True, False, False]
+        assert board.board.winner is None
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.match.round_no == 2
-        assert app.session.game.players == 3
-        names = [app.session.seat_name(s) for s in range(3)]
+        assert table(app).session.match.round_no == 2
+        assert table(app).session.game.players == 3
+        names = [table(app).session.seat_name(s) for s in range(3)]
         assert names == ["You", "Ben", "Cleo"]
 
     return body

@@ -9,7 +9,7 @@ from typing import Any
 from textual.geometry import Region
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.helpers import deal, log_text, make_app, run, screen, settle, steps
 from uno_attack.tui.widgets.hand import CARD_W, GAP, HandView
 
 
@@ -28,7 +28,7 @@ def test_arrows_reach_every_card_of_a_hand_larger_than_the_screen(tmp_path: Path
     app = make_app(tmp_path, launcher="fixed:4", seed=3)
 
     async def body(pilot: Pilot[Any]) -> None:
-        view = app.table_screen.query_one(HandView)
+        view = screen(app).query_one(HandView)
         while len(view.cards) < 36:  # press on every turn: the hand outgrows the screen
             await pilot.press("space")
             await settle(pilot)
@@ -49,15 +49,15 @@ def test_after_the_right_most_card_is_played_the_cursor_stays_on_a_card(
     app = make_app(tmp_path, players=2, the_deal=deal(["B7 G1 R7", "B1 B2 B3 B4"], "R3"))
 
     async def body(pilot: Pilot[Any]) -> None:
-        view = app.table_screen.query_one(HandView)
+        view = screen(app).query_one(HandView)
         await pilot.press("right", "right", "enter")  # R7, the last card
         await settle(pilot)
         assert "You played red 7" in log_text(app)
         assert view.cursor == len(view.cards) - 1
         assert "▶" in str(view.render())
-        before = app.message
+        before = screen(app).message
         await pilot.press("enter")  # the card under the cursor: played, or why not
         await settle(pilot)
-        assert app.message != before or app.steps > 2
+        assert screen(app).message != before or steps(app) > 2
 
     run(body, app)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.tui.helpers import make_app, run
+from tests.tui.helpers import make_app, run, table
 from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.launcher import open_launcher
 from uno_attack.replay import replay
@@ -35,9 +35,9 @@ def test_a_whole_round_on_emulated_hardware(tmp_path: Path, spec: str) -> None:
     async def body(pilot: Pilot[Any]) -> None:
         nonlocal presses
         await play_round_by_keys(pilot, app)
-        game = app.session.game
+        game = table(app).session.game
         assert game.over
-        presses = app.session.table.takes
+        presses = table(app).session.table.takes
 
     try:
         run(body, app)

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.helpers import deal, game, log_text, make_app, run, screen, settle, table
 from uno_attack.launcher import EjectStatus, Launcher, LauncherNotResponding, PressResult
 from uno_attack.transcript import load
 from uno_attack.tui.screens.dialogs import HelpScreen, LauncherProblemScreen, QuitScreen
@@ -75,7 +75,7 @@ def test_a_launcher_not_answering_takes_the_count_by_hand(tmp_path: Path) -> Non
         assert "not answering" in app.screen.message
         await pilot.press("2", "enter")
         await settle(pilot, lambda: "2 cards fired" in log_text(app))
-        assert len(app.session.game.hands[0]) == 4
+        assert len(game(app).hands[0]) == 4
 
     run(body, app)
 
@@ -101,15 +101,14 @@ def test_the_screen_stays_alive_while_the_motor_runs(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("space")
-        await pilot.pause()
-        assert app.busy
-        assert app.table_screen.query_one(LauncherView).busy
+        await settle(pilot, lambda: table(app).flow.busy is not None)
+        assert screen(app).query_one(LauncherView).busy
         await pilot.press("question_mark")  # the UI still answers keys
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
         gate.set()
         await settle(pilot, lambda: "2 cards fired" in log_text(app))
-        assert not app.busy
+        assert table(app).flow.busy is None
 
     run(body, app)
 
@@ -137,5 +136,24 @@ def test_quit_asks_first(tmp_path: Path) -> None:
         await pilot.press("q", "y")
         await pilot.pause()
         assert app._exit
+
+    run(body, app)
+
+
+def test_a_burst_right_after_another_ends_on_its_count(tmp_path: Path) -> None:
+    """Two presses that fire one after the other (a bot's after mine): the second burst
+    plays out and the launcher then says what fired, not a frozen first frame."""
+    app = _app(tmp_path, TroubledLauncher([]))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        launcher = screen(app).query_one(LauncherView)
+        launcher.animate_bursts = True
+        launcher.fire(2)
+        await pilot.pause(0.2)  # the first burst mid-way
+        launcher.fire(3)
+        await settle(pilot, lambda: launcher.frame == -1)
+        await pilot.pause(0.3)  # longer than a frame: a stray tick would show now
+        assert launcher.frame == -1
+        assert "3 CARDS FIRED!" in str(launcher.render())
 
     run(body, app)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, make_app, run
+from tests.tui.helpers import deal, make_app, run, screen
 from uno_attack.tui.widgets.hand import HandView
 
 BIG_HAND = " ".join(f"{c}{n}" for c in "RBG" for n in range(1, 10))  # 27 cards
@@ -21,16 +21,16 @@ def test_the_table_fits(tmp_path: Path, size: tuple[int, int], hand: str) -> Non
     app = make_app(tmp_path, the_deal=deal([hand, "Y1 Y2", "Y3 Y4", "Y5 Y6"], "R3"))
 
     async def body(pilot: Pilot[Any]) -> None:
-        screen = app.table_screen
+        table_screen = screen(app)
         width, height = size
         for part in ("#seats", "#pile", "#launcher", "#log", "#status", "#hand-panel"):
-            region = screen.query_one(part).region
+            region = table_screen.query_one(part).region
             assert region.width > 0, part
             assert region.height > 0, part
             assert region.right <= width, part
             assert region.bottom <= height - 1, part  # the footer keeps the last line
-        view = screen.query_one(HandView)
-        panel = screen.query_one("#hand-panel")
+        view = table_screen.query_one(HandView)
+        panel = table_screen.query_one("#hand-panel")
         assert view.region.height == view.rows() * view.row_height()
         assert view.region.bottom <= panel.region.bottom - 1  # no card hidden below
         assert view.index_at(0, 0) == 0

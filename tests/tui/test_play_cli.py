@@ -21,17 +21,17 @@ CRASHING = """
 import sys
 from pathlib import Path
 from uno_attack.cli import main
-from uno_attack.tui.app import UnoAttackApp
+from uno_attack.flow import TableFlow
 from uno_attack.session import Session
 
-def crash(self, key):
+def crash(self, seat, key):
     raise RuntimeError("an unforeseen bug")
 
 def close(self, _close=Session.close):
     _close(self)
     Path(sys.argv[1]).write_text("closed")
 
-UnoAttackApp._bot_turn = crash
+TableFlow._bot_choice = crash
 Session.close = close
 sys.exit(main(["play", *sys.argv[2:]]))
 """
@@ -40,12 +40,12 @@ sys.exit(main(["play", *sys.argv[2:]]))
 def test_a_crash_of_the_game_exits_non_zero_and_closes_the_launcher(tmp_path: Path) -> None:
     marker = tmp_path / "closed"
     save = tmp_path / "game.json"
-    game = PtyGame([str(marker), "--save", str(save), "--bot-delay", "0", "--seed", "2",
+    game = PtyGame([str(marker), "--quick", "--save", str(save), "--bot-delay", "0", "--seed", "2",
                     "--players", "2", "--humans", "Ann"], game_env(tmp_path),
                    command=("-c", CRASHING))
     try:
         game.wait_for(b"an unforeseen bug")
-        assert game.proc.wait(30) != 0
+        assert game.wait_exit() != 0
     finally:
         if game.proc.poll() is None:
             game.kill()

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, Static
 
 from tests.store.helpers import a_match, a_round
-from tests.tui.helpers import deal, make_app, run, settle
+from tests.tui.helpers import deal, make_app, run, screen, settle, table
 from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.options import Options
 from uno_attack.store import PlayerStore, level_for
@@ -38,20 +38,20 @@ def test_the_scoreboard_shows_every_round_and_who_is_out(tmp_path: Path) -> None
         await settle(pilot, lambda: isinstance(app.screen, ScoreboardScreen))
         first = app.screen
         assert isinstance(first, ScoreboardScreen)
-        assert [(ln.name, ln.by_round, ln.out) for ln in first.lines] == [
+        assert [(ln.name, ln.by_round, ln.out) for ln in first.board.lines] == [
             ("You", (0,), False), ("Ada", (51,), True), ("Ben", (3,), False)]
         await pilot.press("enter")
         board = await play_round_by_keys(pilot, app)
-        second = app.session.match.history[-1]
-        assert [ln.by_round for ln in board.lines] == [
+        second = table(app).session.match.history[-1]
+        assert [ln.by_round for ln in board.board.lines] == [
             (0, second.round_points[0]), (51, None), (3, second.round_points[1])]
-        ada = board.lines[1]
+        ada = board.board.lines[1]
         assert ada.cards_left is None
         assert ada.total == 51
-        table = board.query_one(DataTable)
-        assert [str(c.label) for c in table.columns.values()] == [
+        rows = board.query_one(DataTable)
+        assert [str(c.label) for c in rows.columns.values()] == [
             "player", "cards left", "R1", "R2", "total"]
-        assert table.get_row_at(1)[:4] == ["Ada (out)", "—", "51", "—"]
+        assert rows.get_row_at(1)[:4] == ["Ada (out)", "—", "51", "—"]
 
     run(body, app)
 
@@ -64,23 +64,23 @@ def test_levels_beside_the_names_and_the_news_of_a_level_up(tmp_path: Path) -> N
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("enter")  # Ann takes the keyboard
         await settle(pilot)
-        title = str(app.table_screen.query_one("#hand-title", Label).content)
+        title = str(screen(app).query_one("#hand-title", Label).content)
         assert title.endswith(" · L3 Salesperson")
-        bob = next(b for b in app.table_screen.query(SeatBadge)
+        bob = next(b for b in screen(app).query(SeatBadge)
                    if b.info is not None and b.info.name == "Bob")
         assert "Bob L1" in str(bob.render())
-        zed_free = [b for b in app.table_screen.query(SeatBadge)
+        zed_free = [b for b in screen(app).query(SeatBadge)
                     if b.info is not None and b.info.name != "Bob"]
         assert all(" L" not in str(b.render()).split("\n")[0] for b in zed_free)
         await pilot.press("1")  # Ann goes out: 60 + 61 = 121 points, Sales Lead
         await settle(pilot, lambda: isinstance(app.screen, ScoreboardScreen))
         board = app.screen
         assert isinstance(board, ScoreboardScreen)
-        assert board.news == ("Ann is now level 4, Sales Lead!",)
+        assert board.board.news == ("Ann is now level 4, Sales Lead!",)
         assert "★ Ann is now level 4, Sales Lead!" in [
             str(label.content) for label in board.query(Label)]
-        assert board.lines[0].level == str(level_for(121)) == "L4 Sales Lead"
-        assert board.lines[2].level == ""  # a bot has no level
+        assert board.board.lines[0].level == str(level_for(121)) == "L4 Sales Lead"
+        assert board.board.lines[2].level == ""  # a bot has no level
 
     run(body, app)
 
@@ -95,15 +95,15 @@ def test_s_shows_the_records_of_the_people_at_the_table(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("s")
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, StatsScreen)
-        texts = [str(s.content) for s in screen.query(Static).filter(".record")]
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        texts = [str(s.content) for s in stats.query(Static).filter(".record")]
         assert texts[0].startswith("Ann · L3 Salesperson · 60 career points · 40 to level 4")
         assert "rounds won 1/1 (100 %)" in texts[0]
         assert texts[1] == "Newcomer · nothing recorded yet"
         await pilot.press("escape")
         await settle(pilot)
-        assert app.screen is app.table_screen
+        assert app.screen is screen(app)
 
     run(body, app)
 
@@ -114,9 +114,9 @@ def test_s_says_when_the_game_is_not_recorded(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("s")
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, StatsScreen)
-        notes = [str(s.content) for s in screen.query(Static).filter(".note")]
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        notes = [str(s.content) for s in stats.query(Static).filter(".note")]
         assert notes == ["This game is not being recorded (--no-record)."]
 
     run(body, app)

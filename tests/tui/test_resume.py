@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import run, settle
+from tests.tui.helpers import run, screen, settle, table
 from tests.tui.ptygame import PtyGame, game_env
 from uno_attack.cli.play import build_app
 from uno_attack.replay import replay
@@ -28,7 +28,8 @@ def _actions(path: Path) -> int:
 
 def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
     save = tmp_path / "state" / "uno-attack" / "game.json"  # the documented default path
-    game = PtyGame(["--seed", "5", "--bot-delay", "0", "--no-animation"], game_env(tmp_path))
+    game = PtyGame(["--quick", "--seed", "5", "--bot-delay", "0", "--no-animation"],
+                   game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")
         deadline = time.monotonic() + 20
@@ -49,13 +50,14 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
     assert "1 passed, 0 failed" in check.stdout
 
     app = build_app(["--resume", "--save", str(save), "--bot-delay", "0", "--no-animation"])
-    assert app.session.game.snapshot() == expected.round.snapshot()
-    assert app.session.match.round_no == saved.meta["round"]
+    assert table(app).session.game.snapshot() == expected.round.snapshot()
+    assert table(app).session.match.round_no == saved.meta["round"]
     steps_before = len(saved.steps)
 
     async def body(pilot: Pilot[Any]) -> None:
-        assert app.resumed
-        assert "Resumed round 1" in app.log_lines[0]
+        log = screen(app).log_lines
+        assert f"Round 1 resumed after {steps_before} actions" in log
+        assert log[:-1] == [event.describe() for event in table(app).session.table.events[-9:]]
         await pilot.press("space")
         await settle(pilot)
         assert len(load(save).steps) > steps_before  # the journal goes on from there
@@ -65,14 +67,15 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
 
 def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    first = PtyGame(["--seed", "9", "--bot-delay", "0", "--save", str(save)], game_env(tmp_path))
+    first = PtyGame(["--quick", "--seed", "9", "--bot-delay", "0", "--save", str(save)],
+                    game_env(tmp_path))
     try:
         first.wait_for(b"Your hand")
     finally:
         first.kill()
     again = PtyGame(["--resume", "--save", str(save), "--bot-delay", "0"], game_env(tmp_path))
     try:
-        again.wait_for(b"Resumed round 1")
+        again.wait_for(b"resumed after")
         again.send("q")
         again.wait_for(b"Quit the game?")
         again.send("y")
@@ -84,7 +87,7 @@ def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
 
 def test_sigterm_ends_the_game_cleanly_and_keeps_it(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    game = PtyGame(["--seed", "4", "--bot-delay", "0", "--save", str(save),
+    game = PtyGame(["--quick", "--seed", "4", "--bot-delay", "0", "--save", str(save),
                     "--launcher", "gpio:emulated,scale=50"], game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")

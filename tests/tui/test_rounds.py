@@ -10,47 +10,54 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 from textual.widgets._footer import FooterKey
 
-from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.helpers import deal, game, log_text, make_app, run, screen, settle, table
 from uno_attack.actions import Verb
 from uno_attack.session import Session
-from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.app import NewGame, UnoAttackApp
+from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.dialogs import HandoffScreen
+from uno_attack.tui.screens.newgame import NewGameScreen
 from uno_attack.tui.screens.pickers import ChoiceScreen
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.widgets.hand import CARD_W, GAP, HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 
 
+def _dealt(session: Session) -> Session:
+    session.start_round()
+    return session
+
+
 def _my_move(app: UnoAttackApp) -> tuple[str, int]:
     """What the test player does now: ("play", card index), ("uno", 0) or ("press", 0)."""
-    game = app.session.game
-    seat = app.viewer
+    now = game(app)
+    seat = table(app).viewer
     assert seat is not None
-    assert seat == game.to_act
-    plays = [a for a in game.legal_actions(seat) if a.verb is Verb.PLAY]
+    assert seat == now.to_act
+    plays = [a for a in now.legal_actions(seat) if a.verb is Verb.PLAY]
     if plays:
         card = plays[0].card
-        if not app.uno_armed and game.hand_after(plays[0]) == 1:
+        if not screen(app).uno_armed and now.hand_after(plays[0]) == 1:
             return "uno", 0
-        return "play", game.hands[seat].index(card)
+        return "play", now.hands[seat].index(card)
     return "press", 0
 
 
 async def play_round_by_keys(pilot: Pilot[Any], app: UnoAttackApp) -> ScoreboardScreen:
     for _ in range(400):
         await settle(pilot)
-        screen = app.screen
-        if isinstance(screen, ScoreboardScreen):
-            return screen
-        if isinstance(screen, ChoiceScreen):
+        top = app.screen
+        if isinstance(top, ScoreboardScreen):
+            return top
+        if isinstance(top, ChoiceScreen):
             await pilot.press("1")
             continue
-        if isinstance(screen, HandoffScreen):
+        if isinstance(top, HandoffScreen):
             await pilot.press("enter")
             continue
         move, index = _my_move(app)
         if move == "play":
-            hand = app.table_screen.query_one(HandView)
+            hand = screen(app).query_one(HandView)
             if index < 10:
                 await pilot.press(str((index + 1) % 10))
             else:
@@ -63,23 +70,23 @@ async def play_round_by_keys(pilot: Pilot[Any], app: UnoAttackApp) -> Scoreboard
 async def play_round_by_mouse(pilot: Pilot[Any], app: UnoAttackApp) -> ScoreboardScreen:
     for _ in range(400):
         await settle(pilot)
-        screen = app.screen
-        if isinstance(screen, ScoreboardScreen):
-            return screen
-        if isinstance(screen, ChoiceScreen | HandoffScreen):
-            await pilot.click(screen.query(Button).first())
+        top = app.screen
+        if isinstance(top, ScoreboardScreen):
+            return top
+        if isinstance(top, ChoiceScreen | HandoffScreen):
+            await pilot.click(top.query(Button).first())
             continue
         move, index = _my_move(app)
-        table = app.table_screen
+        table_screen = screen(app)
         if move == "play":
-            hand = table.query_one(HandView)
+            hand = table_screen.query_one(HandView)
             row, col = divmod(index, hand.per_row())
             await pilot.click(hand, offset=(col * (CARD_W + GAP) + 2, row * hand.row_height() + 1))
         elif move == "uno":
-            uno = next(k for k in table.query(FooterKey) if k.key == "u")
+            uno = next(k for k in table_screen.query(FooterKey) if k.key == "u")
             await pilot.click(uno)
         else:
-            await pilot.click(table.query_one(LauncherView), offset=(8, 1))
+            await pilot.click(table_screen.query_one(LauncherView), offset=(8, 1))
     raise AssertionError("the round did not end")
 
 
@@ -88,16 +95,16 @@ def test_a_whole_round_by_keyboard_then_the_next_round(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         board = await play_round_by_keys(pilot, app)
-        result = app.session.match.history[-1]
+        result = table(app).session.match.history[-1]
         assert sum(result.round_points) > 0
-        assert "round 1!" in board.title_text
-        assert "went out: " in log_text(app)
+        assert "round 1!" in board.board.title
+        assert " went out and win" in log_text(app)
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.match.round_no == 2
+        assert table(app).session.match.round_no == 2
         saved = json.loads((tmp_path / "game.json").read_text())
         assert saved["meta"]["round"] == 2
-        assert saved["meta"]["match"]["scores"] == list(app.session.match.scores)
+        assert saved["meta"]["match"]["scores"] == list(table(app).session.match.scores)
 
     run(body, app)
 
@@ -107,11 +114,11 @@ def test_a_whole_round_by_mouse(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         board = await play_round_by_mouse(pilot, app)
-        assert board.lines
-        assert app.session.match.history
+        assert board.board.lines
+        assert table(app).session.match.history
         await pilot.click(board.query_one("#next", Button))
         await settle(pilot)
-        assert app.session.match.round_no == 2
+        assert table(app).session.match.round_no == 2
 
     run(body, app)
 
@@ -132,15 +139,21 @@ def test_going_out_shows_the_scoreboard_and_the_match_winner(tmp_path: Path) -> 
             await settle(pilot)
         board = app.screen
         assert isinstance(board, ScoreboardScreen)
-        assert board.winner is not None
-        assert app.session.match.over
-        old = app.session
-        app.new_session = lambda: Session(old.config)
-        await pilot.press("enter")  # a new match
+        assert board.board.winner is not None
+        assert table(app).session.match.over
+        old = table(app)
+        app.new_game = NewGame(old.session.config, lambda config: LocalTable(
+            _dealt(Session(config))), next_seed=lambda: 5)
+        await pilot.press("enter")  # a new match: the new-game screen, as it was
+        await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        assert app.screen.query_one("#opt-match").value == "single"
+        await pilot.press("enter")  # Start
         await settle(pilot)
-        assert app.session is not old
-        assert app.session.match.round_no == 1
-        assert not app.session.match.over
+        assert table(app) is not old
+        assert old.session.launcher.closed
+        assert table(app).session.config.seed == 5
+        assert table(app).session.match.round_no == 1
+        assert not table(app).session.match.over
 
     run(body, app)
 
@@ -152,19 +165,19 @@ def test_hot_seat_hides_the_hand_until_the_next_player_is_ready(tmp_path: Path) 
     async def body(pilot: Pilot[Any]) -> None:
         assert isinstance(app.screen, HandoffScreen)
         assert app.screen.player == "Ann"
-        assert app.viewer is None
+        assert table(app).viewer is None
         await pilot.press("enter")
         await settle(pilot)
-        assert app.viewer == 0
+        assert table(app).viewer == 0
         await pilot.press("1")  # Ann plays R5; Bob is next
         await settle(pilot)
         assert isinstance(app.screen, HandoffScreen)
         assert app.screen.player == "Bob"
-        assert app.table_screen.query_one(HandView).hidden
+        assert screen(app).query_one(HandView).hidden
         await pilot.press("enter")
         await settle(pilot)
-        assert app.viewer == 1
-        assert list(app.table_screen.query_one(HandView).cards) == app.session.game.hands[1]
+        assert table(app).viewer == 1
+        assert list(screen(app).query_one(HandView).cards) == game(app).hands[1]
 
     run(body, app)
 
@@ -183,9 +196,22 @@ def test_resuming_a_finished_round_shows_its_scoreboard(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: isinstance(again.screen, ScoreboardScreen))
-        assert again.session.match.scores == [9, 0, 0, 0]  # (1+2) x 3, counted once
+        assert table(again).session.match.scores == [9, 0, 0, 0]  # (1+2) x 3, counted once
         await pilot.press("enter")
         await settle(pilot)
-        assert again.session.match.round_no == 2
+        assert table(again).session.match.round_no == 2
 
     run(body, again)
+
+
+def test_a_round_that_ends_as_the_game_quits_ends_cleanly(tmp_path: Path) -> None:
+    """The last card goes down in the moment the app exits: the scoreboard pushed then is
+    never composed, and must not fail for want of its buttons."""
+    app = make_app(tmp_path, players=2, the_deal=deal(["R5", "B1 B2"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        app.exit()
+        screen(app).play_card(0)
+
+    run(body, app)
+    assert game(app).winner == 0

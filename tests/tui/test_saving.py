@@ -12,12 +12,25 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.helpers import (
+    deal,
+    game,
+    log_text,
+    make_app,
+    run,
+    screen,
+    screen_lines,
+    settle,
+    steps,
+    table,
+)
 from tests.tui.ptygame import PtyGame, game_env
 from uno_attack.cli.play import build_app
+from uno_attack.journal import SaveFailure
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 from uno_attack.tui.screens.dialogs import SaveProblemScreen
+from uno_attack.tui.screens.newgame import NewGameScreen
 from uno_attack.tui.screens.start import StartScreen
 
 
@@ -45,19 +58,19 @@ def test_a_failing_save_is_said_at_once_and_the_game_goes_on(tmp_path: Path) -> 
         block = _block_writes(save)
         await pilot.press("1")  # my play cannot be saved
         await settle(pilot, lambda: isinstance(app.screen, SaveProblemScreen))
-        steps = app.steps
+        made = steps(app)
         assert "Could not save the game to" in log_text(app)
         assert save.read_text() == saved_before  # the last save, whole
         await settle(pilot, lambda: True)
-        assert app.steps == steps  # the bots wait while the dialog is up
+        assert steps(app) == made  # the bots wait while the dialog is up
         await pilot.press("k")  # keep playing
-        await settle(pilot, lambda: app.steps > steps + 1)
-        assert "not saved" in str(app.table_screen.query_one("#hand-title").render())
+        await settle(pilot, lambda: steps(app) > made + 1)
+        assert "not saved" in str(screen(app).query_one("#hand-title").render())
         await settle(pilot)  # my turn again
         _unblock(block)
         await pilot.press("space")  # the next action saves, everything
         await settle(pilot, lambda: "Saved again" in log_text(app))
-        assert len(load(save).steps) == app.steps  # everything, also the unsaved moves
+        assert len(load(save).steps) == steps(app)  # everything, also the unsaved moves
 
     run(body, app)
 
@@ -89,11 +102,22 @@ def _file_size_limit(limit: int) -> Any:
     return set_limit
 
 
+def _long_save_path(tmp_path: Path, length: int) -> Path:
+    """A save at least ``length`` characters long, in folders that exist."""
+    folder = tmp_path
+    while len(str(folder / "game.json")) < length:
+        folder = folder / ("a-long-folder-name-" * 10)[: min(190, length)]
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "game.json"
+
+
 def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
     """The save grows with each action until the file-size limit refuses it (EFBIG, as
-    a full disk refuses with ENOSPC): the screen says so and the last save stays whole."""
-    save = tmp_path / "game.json"
-    game = PtyGame(["--seed", "5", "--bot-delay", "0", "--no-animation", "--save", str(save),
+    a full disk refuses with ENOSPC): the screen says why, whatever the length of the
+    save's path, and the last save stays whole."""
+    save = _long_save_path(tmp_path, 1200)
+    game = PtyGame(["--quick", "--seed", "5", "--bot-delay", "0", "--no-animation", "--save",
+                    str(save),
                     "--launcher", "fixed:2"], game_env(tmp_path),
                    preexec=_file_size_limit(1500))
     try:
@@ -113,6 +137,24 @@ def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
         assert game.proc.poll() is None  # still playing
     finally:
         game.kill()
+
+
+def test_the_reason_shows_whatever_the_length_of_the_path(tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, the_deal=deal(["R5 R6 G1", "B1 B2 B3"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        for length in (10, 60, 125, 190, 260, 400, 1000, 4000):
+            path = Path(("/a-folder" * length)[:length] + "/game.json")
+            app.push_screen(SaveProblemScreen(SaveFailure(path, "No space left on device")))
+            await pilot.pause()
+            lines = screen_lines(app)
+            for words in ("The game could not be saved", "No space left on device.",
+                          "Try again (r)", "Keep playing (k)", "Quit (q)"):
+                assert any(words in line for line in lines), (length, words, lines)
+            app.pop_screen()
+            await pilot.pause()
+
+    run(body, app)
 
 
 def _unfinished_save(tmp_path: Path) -> Path:
@@ -138,10 +180,13 @@ def test_a_new_game_asks_first_and_keeps_the_unfinished_one(tmp_path: Path) -> N
         summary = str(app.screen.query_one("#saved-summary").render())
         assert "round 1" in summary
         await pilot.press("n")
+        await settle(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        assert save.read_text() == old  # still nothing written: the new game is chosen first
+        await pilot.press("enter")
         await settle(pilot)
         assert (tmp_path / "game.previous.json").read_text() == old
         assert load(save).meta["seed"] == 8
-        assert not app.resumed
+        assert "resumed after" not in log_text(app)
 
     run(body, app)
 
@@ -154,9 +199,8 @@ def test_the_first_screen_can_resume_the_unfinished_game(tmp_path: Path) -> None
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("r")
         await settle(pilot)
-        assert app.resumed
-        assert app.session.game.snapshot() == expected
-        assert "Resumed round 1" in log_text(app)
+        assert game(app).snapshot() == expected
+        assert "Round 1 resumed after 4 actions" in log_text(app)  # mine and the bots
         assert not (tmp_path / "game.previous.json").exists()
 
     run(body, app)
@@ -166,8 +210,8 @@ def test_a_stale_temp_file_is_cleaned_when_a_game_starts(tmp_path: Path) -> None
     save = tmp_path / "game.json"
     stale = tmp_path / ".game.json.4194303999.tmp"  # left by a writer killed with -9
     stale.write_text('{"name": ')
-    app = build_app(["--save", str(save), "--bot-delay", "0"])
-    app.close_session()
+    app = build_app(["--quick", "--save", str(save), "--bot-delay", "0"])
+    app.close_table()
     assert not stale.exists()
     assert load(save).steps == []
 
@@ -183,7 +227,7 @@ def test_a_resumed_save_never_chooses_the_launcher(tmp_path: Path) -> None:
         app = build_app(["--resume", "--save", str(save), "--bot-delay", "0"])
 
         async def body(pilot: Pilot[Any]) -> None:
-            assert app.session.config.launcher == "sim"
+            assert table(app).session.config.launcher == "sim"
             assert f"This game was played with launcher {spec!r}" in log_text(app)
             assert f"Pass --launcher {spec} to use that one." in log_text(app)
 

@@ -13,9 +13,11 @@ from textual.pilot import Pilot
 from tests.tui.helpers import deal, make_app, save_a_game, settle
 from uno_attack.journal import SaveFailure
 from uno_attack.options import Options
+from uno_attack.rules import CLASSIC
 from uno_attack.saved_game import read_saved_game
 from uno_attack.session import GameConfig, Session
 from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.dialogs import SaveProblemScreen
 from uno_attack.tui.screens.start import SavedGameOffer
 
@@ -83,5 +85,23 @@ def test_start_screen_offers_the_unfinished_game(snap_compare: Any, tmp_path: Pa
     save_a_game(save)
     saved = replace(read_saved_game(save), path=Path("/home/ann/.local/state/uno-attack/game.json"))
     config = GameConfig(save=save)
-    offer = SavedGameOffer(saved, resume=lambda: Session(config), start_new=lambda: Session(config))
-    assert snap_compare(UnoAttackApp(None, config=config, offer=offer))
+    offer = SavedGameOffer(saved, resume=lambda: LocalTable(Session(config)))
+    assert snap_compare(UnoAttackApp(offer=offer))
+
+
+def test_new_game_screen(snap_compare: Any, tmp_path: Path) -> None:
+    from uno_attack.cli.play import build_app
+
+    app = build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--seed", "1",
+                     "--preset", "party"])
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+def test_classic_table_with_a_stack_owed(snap_compare: Any, tmp_path: Path) -> None:
+    """The draw pile (no tension), what is owed and why, the ✓ card that may answer, and
+    the footer's Draw."""
+    app = make_app(tmp_path, players=3, launcher="sim",
+                   options=Options(rules="classic", stacking="same", multi_play="numbers"),
+                   the_deal=deal(["B+2 Y4 Y5 G4", "R+2 G9", "G+2 B8"], "R3", dealer=0,
+                                 rules=CLASSIC, launcher="Y1 Y2 Y3 Y6 Y7 Y8 Y9 G1"))
+    assert snap_compare(app, terminal_size=(100, 30), run_before=_settled())

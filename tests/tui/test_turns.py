@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.helpers import deal, game, log_text, make_app, run, screen, settle, table
 from uno_attack.actions import Action
 from uno_attack.cards import Card, Color
 from uno_attack.engine import Round
@@ -25,10 +25,10 @@ def test_wild_opens_the_colour_picker_and_names_the_colour(tmp_path: Path) -> No
         assert isinstance(app.screen, ColorPicker)
         await pilot.press("g")
         await settle(pilot)
-        game = app.session.game
-        assert Card.parse("W") in game.discard
+        now = game(app)
+        assert Card.parse("W") in now.discard
         assert "You played Wild, naming green" in log_text(app)
-        assert Card.parse("W") not in game.hands[0]
+        assert Card.parse("W") not in now.hands[0]
 
     run(body, app)
 
@@ -42,13 +42,13 @@ def test_trade_hands_opens_the_seat_picker(tmp_path: Path) -> None:
         assert isinstance(app.screen, SeatPicker)
         await pilot.press("1")  # the first choice: Ada, seat 1
         await settle(pilot, lambda: "trading hands with Ada" in log_text(app))
-        game = app.session.game
-        assert Card.parse("RT") in game.discard
-        assert game.hands[0] == [Card.parse("G1"), Card.parse("G2")]  # Ada's hand, now mine
+        now = game(app)
+        assert Card.parse("RT") in now.discard
+        assert now.hands[0] == [Card.parse("G1"), Card.parse("G2")]  # Ada's hand, now mine
         for code in ("R5", "B7", "B8"):  # mine, now Ada's (she may have played one since)
             card = Card.parse(code)
-            assert card in game.hands[1] or card in game.discard
-        assert Card.parse("G1") not in game.hands[1]
+            assert card in now.hands[1] or card in now.discard
+        assert Card.parse("G1") not in now.hands[1]
 
     run(body, app)
 
@@ -60,9 +60,9 @@ def test_space_presses_and_fired_cards_join_the_hand(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("space")
         await settle(pilot, lambda: "2 cards fired" in log_text(app))
-        hand = app.session.game.hands[0]
+        hand = game(app).hands[0]
         assert hand[:4] == [Card.parse(c) for c in ("R5", "B7", "B1", "B2")]
-        assert "2 CARDS FIRED" in app.table_screen.query_one(LauncherView).last
+        assert "2 CARDS FIRED" in screen(app).query_one(LauncherView).last
 
     run(body, app)
 
@@ -72,9 +72,9 @@ def test_an_illegal_card_says_why(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("1")
-        status = str(app.table_screen.query_one("#status", Static).render())
+        status = str(screen(app).query_one("#status", Static).render())
         assert "B7 does not match the top card R3" in status
-        assert app.session.game.top == Card.parse("R3")
+        assert game(app).top == Card.parse("R3")
 
     run(body, app)
 
@@ -84,12 +84,12 @@ def test_calling_uno_with_the_play_is_not_caught(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("u")
-        assert app.uno_armed
+        assert screen(app).uno_armed
         await pilot.press("1")
         await settle(pilot)
         assert "You played red 5 and called UNO!" in log_text(app)
         assert "caught" not in log_text(app)
-        assert len(app.session.game.hands[0]) == 1
+        assert len(game(app).hands[0]) == 1
 
     run(body, app)
 
@@ -100,8 +100,8 @@ def test_uno_key_after_the_play_calls_it(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("1", "1")  # Skip: the same player goes again (2 players)
-        await settle(pilot, lambda: len(app.session.game.hands[0]) == 1)
-        assert app.session.game.uno_seat == 0
+        await settle(pilot, lambda: len(game(app).hands[0]) == 1)
+        assert game(app).uno_seat == 0
         await pilot.press("u")
         await settle(pilot, lambda: "You called UNO!" in log_text(app))
 
@@ -139,15 +139,15 @@ class ForgetfulBot:
 def test_catching_a_bot_that_forgot_uno(tmp_path: Path) -> None:
     the_deal = deal(["G5 G6 G7", "R7 B2"], "R3", dealer=0)  # seat 1 (the bot) starts
     app = make_app(tmp_path, players=2, the_deal=the_deal)
-    app.session.players[1] = ForgetfulBot("Ada")
+    table(app).session.players[1] = ForgetfulBot("Ada")
 
     async def body(pilot: Pilot[Any]) -> None:
-        await settle(pilot, lambda: app.session.game.uno_seat == 1)
+        await settle(pilot, lambda: game(app).uno_seat == 1)
         await pilot.press("c")
         assert isinstance(app.screen, SeatPicker)
         await pilot.press("1")
         await settle(pilot, lambda: "You caught Ada" in log_text(app))
-        assert len(app.session.game.hands[1]) == 3  # fixed:1, two presses
+        assert len(game(app).hands[1]) == 3  # fixed:1, two presses
 
     run(body, app)
 
@@ -159,7 +159,7 @@ def test_a_starter_wild_asks_for_its_colour(tmp_path: Path) -> None:
         assert isinstance(app.screen, ColorPicker)
         await pilot.press("4")
         await settle(pilot)
-        assert app.session.game.color is Color.BLUE
+        assert game(app).color is Color.BLUE
 
     run(body, app)
 
@@ -169,7 +169,7 @@ def test_arrows_and_enter_choose_and_play(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("right")
-        assert app.table_screen.query_one(HandView).cursor == 1
+        assert screen(app).query_one(HandView).cursor == 1
         await pilot.press("enter")
         await settle(pilot)
         assert "You played red 5" in log_text(app)
@@ -185,8 +185,8 @@ def test_play_after_press_offers_pass(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("space")
-        await settle(pilot, lambda: "pass: p" in app.status_text())
-        assert app.table_screen.query_one(HandView).playable == frozenset({2})
+        await settle(pilot, lambda: "pass: p" in screen(app).status)
+        assert screen(app).query_one(HandView).playable == frozenset({2})
         await pilot.press("p")
         await settle(pilot, lambda: "You passed" in log_text(app))
 
@@ -209,12 +209,12 @@ def test_catching_by_clicking_the_forgetful_player(tmp_path: Path) -> None:
     from uno_attack.tui.widgets.seats import SeatBadge
 
     app = make_app(tmp_path, players=2, the_deal=deal(["G5 G6 G7", "R7 B2"], "R3", dealer=0))
-    app.session.players[1] = ForgetfulBot("Ada")
+    table(app).session.players[1] = ForgetfulBot("Ada")
 
     async def body(pilot: Pilot[Any]) -> None:
-        await settle(pilot, lambda: app.session.game.uno_seat == 1)
-        assert "Ada did not call UNO: catch them" in app.status_text()
-        badge = app.table_screen.query_one(SeatBadge)
+        await settle(pilot, lambda: game(app).uno_seat == 1)
+        assert "Ada did not call UNO: catch them" in screen(app).status
+        badge = screen(app).query_one(SeatBadge)
         assert badge.has_class("-catchable")
         await pilot.click(badge)
         await settle(pilot, lambda: "You caught Ada" in log_text(app))

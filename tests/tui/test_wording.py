@@ -10,7 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.tui.helpers import deal, log_text, make_app, run, settle
+from tests.tui.helpers import deal, game, log_text, make_app, run, screen, settle, steps, table
 from uno_attack.actions import Action, Verb
 from uno_attack.cli.play import build_app
 from uno_attack.engine import Round
@@ -42,14 +42,14 @@ class OneCardBot:
 
 
 def _status(app: Any) -> str:
-    return str(app.table_screen.query_one("#status", Static).render())
+    return str(screen(app).query_one("#status", Static).render())
 
 
 def test_one_card_is_one_card(tmp_path: Path) -> None:
     app = make_app(tmp_path, players=2, the_deal=deal(["G5", "B1 B2"], "R3"))
 
     async def body(pilot: Pilot[Any]) -> None:
-        title = str(app.table_screen.query_one("#hand-title").render())
+        title = str(screen(app).query_one("#hand-title").render())
         assert "Your hand · 1 card · " in title
 
     run(body, app)
@@ -64,7 +64,7 @@ def test_a_resume_after_one_action_says_so(tmp_path: Path) -> None:
     again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--bot-delay", "0"])
 
     async def body(pilot: Pilot[Any]) -> None:
-        assert "Resumed round 1 after 1 action." in log_text(again)
+        assert "Round 1 resumed after 1 action" in log_text(again)
 
     run(body, again)
 
@@ -83,6 +83,9 @@ def test_a_catch_says_who_owes_what(tmp_path: Path) -> None:
         await pilot.press("1")  # no UNO called
         await settle(pilot, lambda: "caught" in log_text(app))
         assert "Ada caught you without UNO: you owe 2 presses" in log_text(app)
+        await settle(pilot)
+        assert screen(app).status == ("You owe 2 presses (caught without UNO by Ada): press "
+                                      "the launcher (Space).")
 
     run(body, app)
 
@@ -91,7 +94,7 @@ def _bot_down_to_one_card(tmp_path: Path, *, calls: bool) -> Any:
     """Ada (seat 1) starts and plays down to one card, calling UNO or not."""
     app = make_app(tmp_path, players=2, catch_delay=30.0,
                    the_deal=deal(["G5 G6 G7", "R7 B2"], "R3", dealer=0))
-    app.session.players[1] = OneCardBot("Ada", calls=calls)
+    table(app).session.players[1] = OneCardBot("Ada", calls=calls)
     return app
 
 
@@ -99,8 +102,8 @@ def test_catching_a_bot_names_it_and_its_penalty(tmp_path: Path) -> None:
     app = _bot_down_to_one_card(tmp_path, calls=False)
 
     async def body(pilot: Pilot[Any]) -> None:
-        await settle(pilot, lambda: app.session.game.uno_seat == 1)
-        assert "forgot UNO!" in str(app.table_screen.query_one(SeatBadge).render())
+        await settle(pilot, lambda: game(app).uno_seat == 1)
+        assert "forgot UNO!" in str(screen(app).query_one(SeatBadge).render())
         await pilot.press("c", "1")
         await settle(pilot, lambda: "You caught Ada" in log_text(app))
         assert "You caught Ada without UNO: Ada owes 2 presses" in log_text(app)
@@ -112,8 +115,8 @@ def test_a_called_uno_and_a_forgotten_one_look_different(tmp_path: Path) -> None
     app = _bot_down_to_one_card(tmp_path, calls=True)
 
     async def body(pilot: Pilot[Any]) -> None:
-        await settle(pilot, lambda: len(app.session.game.hands[1]) == 1)
-        text = str(app.table_screen.query_one(SeatBadge).render())
+        await settle(pilot, lambda: len(game(app).hands[1]) == 1)
+        text = str(screen(app).query_one(SeatBadge).render())
         assert "UNO!" in text
         assert "forgot" not in text
 
@@ -168,7 +171,7 @@ class TradingBot:
 
 def test_a_trade_with_you_says_you(tmp_path: Path) -> None:
     app = make_app(tmp_path, players=2, the_deal=deal(["G5 G6 G7", "RT B2 B3"], "R3", dealer=0))
-    app.session.players[1] = TradingBot("Ada")
+    table(app).session.players[1] = TradingBot("Ada")
 
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: "Trade Hands" in log_text(app))
@@ -182,8 +185,8 @@ def test_a_game_of_bots_only_says_it_is_watched(tmp_path: Path) -> None:
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot, lambda: app.steps > 3)
-            title = str(app.table_screen.query_one("#hand-title").render())
+            await settle(pilot, lambda: steps(app) > 3)
+            title = str(screen(app).query_one("#hand-title").render())
             assert title == "watching: every seat is a bot"
 
     asyncio.run(main())

@@ -145,7 +145,7 @@ def test_mutated_saves_resume_or_say_why(tmp_path: Path) -> None:
             check_error(exc, path)
             refused += 1
         else:
-            app.close_session()
+            app.close_table()
             resumed += 1
     assert resumed > 5
     assert refused > 150

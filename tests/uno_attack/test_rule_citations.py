@@ -52,3 +52,13 @@ def test_another_seat_after_a_last_card_cites_e5() -> None:
     for text in ("2 play RH", "2 press"):
         assert "after a hand is empty only what is owed is made (VARIANTS.md E5)" in \
             _refusal(game, text)
+
+
+@pytest.mark.parametrize(("rules", "take"), [("attack", "press"), ("classic", "draw")])
+def test_a_second_take_in_one_turn_names_the_seat_and_the_rule(rules: str, take: str) -> None:
+    options = Options(rules=rules) if rules == "classic" else Options(play_after_press=True)
+    game = _round([["B7", "B8"], ["B1", "B2"], ["B3", "Y1"]], "G5", options)
+    game.apply(Action.parse(f"0 {take}", rules=game.rules), fired=1)  # a playable G arrives
+    reason = _refusal(game, f"0 {take}")
+    assert reason.startswith("seat 0 has already")
+    assert ("play_after_press, RULES.md 9" if rules == "attack" else "VARIANTS.md A4") in reason

@@ -16,38 +16,25 @@ from sim_launcher.policies import BurstPolicy, PolicyTable
 from sim_launcher.world import Indicator
 from uno_attack.launcher import EjectStatus
 from wiring.backend import GpioLauncher
+from wiring.driver import LoopClock
 
 from .conftest import SCALE, OpenEmulated
 
 
 def motor_on_spans(launcher: GpioLauncher) -> list[float]:
-    """Real seconds of each run of the motor, from the PWM pin's recorded states.
-
-    A mock pin's ``states`` are (seconds since the previous change, state): the time a
-    state lasted is the next entry's timestamp. Forward and reverse both count as on.
-    """
-    assert launcher.emulation is not None
-    states = launcher.emulation.pins["motor_pwm"].states
-    assert states[-1].state == 0, "the motor is still on"
-    spans: list[float] = []
-    on_for = None
-    for before, after in itertools.pairwise(states):
-        if before.state > 0:
-            on_for = (on_for or 0.0) + after.timestamp
-        if after.state == 0 and on_for is not None:
-            spans.append(on_for)
-            on_for = None
-    return spans
+    """Model ms of each run of the motor (forward or reverse), from the world's record."""
+    assert launcher.world is not None
+    changes = list(launcher.world.motor_changes)
+    assert changes
+    assert changes[-1][1] == 0, "the motor is still on"
+    return [off - on for (on, duty), (off, _) in itertools.pairwise(changes) if duty]
 
 
 def eject_span(launcher: GpioLauncher) -> float:
-    """Real seconds from the first motor start to the last stop (reverse pulses included)."""
-    assert launcher.emulation is not None
-    states = launcher.emulation.pins["motor_pwm"].states
-    times = list(itertools.accumulate(s.timestamp for s in states))
-    on = [t for t, s in zip(times, states, strict=True) if s.state > 0]
-    off = [t for t, s in zip(times, states, strict=True) if s.state == 0 and t > on[0]]
-    return off[-1] - on[0]
+    """Model ms from the first motor start to the last stop (reverse pulses included)."""
+    assert launcher.world is not None
+    changes = list(launcher.world.motor_changes)
+    return changes[-1][0] - next(at for at, duty in changes if duty)
 
 
 class TestCounting:
@@ -147,45 +134,57 @@ class TestStops:
 
 
 class TestSafety:
-    # the motor's stop is the eject loop waking at its deadline: allow that much late
-    LATE_S = 0.03
+    # The world's time runs only while the eject loop waits, so these hold exactly, in
+    # model time, however late the machine runs the loop's thread.
+    MAX_MS = 500.0
+    ROUNDING = 1e-9  # sums of float ms
 
     def test_motor_never_on_longer_than_max_ms(self,
                                                open_emulated_launcher: OpenEmulated) -> None:
-        launcher = open_emulated_launcher(scale=2, timing={"max_ms": 500.0, "jam_ms": 100.0},
+        launcher = open_emulated_launcher(timing={"max_ms": self.MAX_MS, "jam_ms": 100.0},
                                           motor={"reverse_tries": 20})
         hardware = launcher.emulation
         assert hardware is not None
-        max_s = 500.0 / 1000 / 2
         hardware.world.inject("jam")      # forward, reverse, forward … until max_ms
-        hardware.pins["motor_pwm"].clear_states()
+        hardware.world.motor_changes.clear()
         result = launcher.eject(4)
         assert result.status is EjectStatus.TIMEOUT
         assert len(motor_on_spans(launcher)) >= 3   # several pulses …
-        assert eject_span(launcher) <= max_s + self.LATE_S  # … all within max_ms
-        hardware.pins["motor_pwm"].clear_states()
-        launcher.eject(12)                           # and a plain long eject
-        assert max(motor_on_spans(launcher)) <= max_s + self.LATE_S
+        assert eject_span(launcher) <= self.MAX_MS + self.ROUNDING  # … all within max_ms
+        hardware.world.call(hardware.world.model.clear_jam)
+        hardware.world.motor_changes.clear()
+        assert launcher.eject(12).status is EjectStatus.TIMEOUT  # and a plain long eject
+        assert max(motor_on_spans(launcher)) <= self.MAX_MS + self.ROUNDING
 
     def test_watchdog_stops_the_motor_when_the_eject_loop_hangs(
             self, open_emulated_launcher: OpenEmulated, mocker: MockerFixture) -> None:
-        launcher = open_emulated_launcher(scale=2, timing={"max_ms": 400.0, "jam_ms": 300.0})
+        launcher = open_emulated_launcher(timing={"max_ms": self.MAX_MS, "jam_ms": 300.0})
         hardware = launcher.emulation
         assert hardware is not None
         hardware.world.inject("jam")  # no card will ever end the eject
-        max_s = 400.0 / 1000 / 2
-        hung = threading.Event()
+        never = threading.Event()
 
         def hang_mid_eject() -> bool:
-            if hardware.world.model.duty != 0:      # the motor runs: now the loop stalls
-                hung.wait(3 * max_s)
+            if hardware.world.model.duty != 0:  # the motor runs: now the loop stalls …
+                launcher.gpio.clock.wait(never, 3 * self.MAX_MS)  # … while time runs on
             return False
 
         mocker.patch.object(launcher.gpio, "_hopper_says_empty", side_effect=hang_mid_eject)
-        hardware.pins["motor_pwm"].clear_states()
+        hardware.world.motor_changes.clear()
         launcher.eject(3)
-        assert max(motor_on_spans(launcher)) <= max_s + self.LATE_S
+        assert motor_on_spans(launcher) == [pytest.approx(self.MAX_MS)]  # not 3 × max_ms
         assert hardware.world.model.duty == 0
+
+    def test_the_real_clock_waits_and_its_timer_fires_unless_cancelled(self) -> None:
+        clock = LoopClock()
+        fired, kept = threading.Event(), threading.Event()
+        cancel = clock.call_later(1, fired.set)
+        clock.call_later(1, kept.set)()             # cancelled at once: never fires
+        clock.wait(fired, 5000)
+        assert fired.is_set()
+        clock.wait(kept, 50)
+        assert not kept.is_set()
+        cancel()                                     # too late: harmless
 
     def test_motor_off_after_an_exception_inside_eject(
             self, open_emulated_launcher: OpenEmulated, mocker: MockerFixture) -> None:
@@ -222,7 +221,7 @@ class TestSafety:
     def test_stop_from_another_thread_ends_an_eject(self,
                                                     open_emulated_launcher: OpenEmulated
                                                     ) -> None:
-        launcher = open_emulated_launcher(scale=2)
+        launcher = open_emulated_launcher()
         hardware = launcher.emulation
         assert hardware is not None
         hardware.world.post(launcher.gpio.stop, delay_ms=300)   # 300 ms of model time in

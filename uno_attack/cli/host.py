@@ -58,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="go on from the journal, with the same join URLs")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="the journal (default $XDG_STATE_HOME/uno-attack/host.json)")
+    parser.add_argument("--db", type=Path, default=None, metavar="FILE",
+                        help="the player store that records every round and match "
+                             "(default $XDG_DATA_HOME/uno-attack/players.db)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="host without recording the match in the player store")
     parser.add_argument("--qr", action=argparse.BooleanOptionalAction, default=None,
                         help="draw each join URL as a QR code (default: when on a terminal)")
     return parser
@@ -68,6 +73,7 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     from uno_attack.flow import FlowSettings
     from uno_attack.net.host import HostConfig
     from uno_attack.session import GameConfig
+    from uno_attack.store import default_db_path
 
     args = build_parser().parse_args(argv)
     humans = table_args.people(args)
@@ -83,7 +89,9 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     options = rule_options.options_from(args)
     game = GameConfig(humans=humans, players=table_args.seats(args, humans), bots=args.bots,
                       launcher=args.launcher, policy=args.policy, seed=table_args.seed(args),
-                      options=options, save=args.save or default_journal())
+                      options=options, save=args.save or default_journal(),
+                      db=None if args.no_record else args.db or default_db_path(),
+                      source="host")
     flow = FlowSettings(bot_delay=bot_delay, catch_delay=catch_delay,
                         turn_seconds=args.turn_seconds, away_seconds=args.away_seconds,
                         round_pause=args.round_pause)

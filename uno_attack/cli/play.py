@@ -11,10 +11,8 @@ to play without it).
 from __future__ import annotations
 
 import argparse
-import random
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from uno_attack.cli import rule_options, table_args
@@ -28,7 +26,8 @@ from uno_attack.replay import replay
 from uno_attack.saved_game import SavedGame, read_saved_game
 from uno_attack.session import GameConfig, Session, default_save_path, resume_command
 from uno_attack.store import default_db_path
-from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.app import NewGame, UnoAttackApp
+from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.start import SavedGameOffer
 
 
@@ -49,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resume", action="store_true",
                         help="continue the saved game where it stopped (with the launcher "
                              "of --launcher: a saved game never chooses it)")
+    parser.add_argument("--quick", action="store_true",
+                        help="start at once with these arguments, without the new-game "
+                             "screen")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="where the game is saved (default "
                              "$XDG_STATE_HOME/uno-attack/game.json)")
@@ -64,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     """The game config and whether to resume, from command-line words."""
+    config, args = _config(argv)
+    return config, args.resume
+
+
+def _config(argv: list[str]) -> tuple[GameConfig, argparse.Namespace]:
     args = build_parser().parse_args(argv)
     humans = table_args.people(args, bots_only="none")
     shorthands: list[str] = []
@@ -82,44 +89,44 @@ def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
                         db=None if args.no_record else args.db or default_db_path(),
                         bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
-    return config, args.resume
+    config.check()  # before any screen opens
+    return config, args
 
 
 def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttackApp:
-    """The app for these command-line words (tests build it the same way).
+    """The app for these command-line words (tests build it the same way): the new-game
+    screen pre-filled with them, or with ``--quick`` the game at once, or with
+    ``--resume`` the saved game.
 
     Without ``--resume``, a saved game that was not finished is offered on the first
     screen: resume it, or start anew and keep it beside as ``game.previous.json``.
     """
-    config, resume = config_from_args(argv)
+    config, args = _config(argv)
     save = config.save
     assert save is not None
+    launchers = [launcher] if launcher is not None else []
 
-    def start_new() -> Session:
-        keep_previous(save)
-        session = Session(config, launcher=launcher)
+    def open_table(chosen: GameConfig) -> LocalTable:
+        """A new match as chosen (the first one on the launcher given, if any)."""
+        assert chosen.save is not None
+        keep_previous(chosen.save)
+        session = Session(chosen, launcher=launchers.pop() if launchers else None)
         session.start_round()
-        return session
+        return LocalTable(session)
 
-    def resume_saved() -> Session:
-        return Session.resume(config, launcher=launcher)
+    def resume_saved() -> LocalTable:
+        return LocalTable(Session.resume(config, launcher=launchers.pop() if launchers
+                                         else None))
 
-    if resume:
-        app = UnoAttackApp(resume_saved(), resumed=True)
-    else:
-        unfinished = unfinished_game(save)
-        if unfinished is None:
-            app = UnoAttackApp(start_new())
-        else:
-            app = UnoAttackApp(None, config=config, offer=SavedGameOffer(
-                unfinished, resume=resume_saved, start_new=start_new))
-
-    def new_session() -> Session:
-        """Another match with the same people and rules, and a fresh seed."""
-        return Session(replace(app.config, seed=random.randrange(1_000_000)))
-
-    app.new_session = new_session
-    return app
+    new_game = NewGame(config, open_table, preset=args.preset, ask=not args.quick)
+    if args.resume:
+        return UnoAttackApp(resume_saved(), new_game=new_game)
+    unfinished = unfinished_game(save)
+    if unfinished is not None:
+        return UnoAttackApp(new_game=new_game, offer=SavedGameOffer(unfinished, resume_saved))
+    if args.quick:
+        return UnoAttackApp(open_table(config), new_game=new_game)
+    return UnoAttackApp(new_game=new_game)
 
 
 def unfinished_game(save: Path) -> SavedGame | None:
@@ -145,15 +152,16 @@ def main(argv: list[str]) -> int:
         app.run()
     finally:
         signal.signal(signal.SIGTERM, previous)
-        app.close_session()
-    problem = app.recorder_problem()
+        table = app.table
+        app.close_table()
+    problem = table.session.recorder.problem if isinstance(table, LocalTable) else None
     if problem is not None:  # it was on the screen; say it where it stays
         print(f"uno-attack play: {problem}", file=sys.stderr)
     if app.start_error is not None:
         print(f"uno-attack play: error: {app.start_error}", file=sys.stderr)
         return 2
     if app.return_code:  # an error inside the game: it has been shown above
-        save = app.config.save
+        save = app.new_game.config.save if app.new_game is not None else None
         assert save is not None  # play always saves
         print(f"uno-attack play: the game stopped on an error (above); it is saved in {save}: "
               f"'{resume_command(save)}' goes on from there.", file=sys.stderr)

@@ -1,111 +1,53 @@
-"""``uno-attack join URL``: a hosted table in the terminal, drawn from the host's views.
+"""``uno-attack join URL``: a hosted table in the terminal, on the same screens as ``play``.
 
-Everything on the screen comes from the last ``view`` (and the ``hello``): the players,
-the top card, what is owed, this seat's hand and the actions it may take (its ``legal``).
-Choosing an action sends it; the host decides. The connection is kept up with backoff.
+:class:`RemoteTable` is the table screen's controller for a table that lives at a host:
+everything it shows comes from the host's last ``view`` (and its ``hello``), every action
+goes to the host as an ``act``, and a refusal comes back as the host's ``error``. The
+connection is kept up with backoff; the screen says when it drops and comes back.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import asyncio
+from collections.abc import Callable
 
-from rich.text import Text
-from textual.app import App, ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import Footer, OptionList, Static
-from textual.widgets.option_list import Option
-
-from uno_attack.cards import Card
-from uno_attack.errors import InvalidCardError
+from uno_attack.journal import SaveFailure
 from uno_attack.net.client import JoinError, Message, TableClient
-from uno_attack.rules import RULE_SETS
-
-STYLE = {"red": "bold white on red", "yellow": "bold black on yellow",
-         "green": "bold white on green", "blue": "bold white on blue", None: "bold white on grey30"}
-
-
-def card_text(code: str, *, mark: str = "") -> Text:
-    """A card as a coloured chip with its code (readable without colour too)."""
-    try:
-        card = Card.parse(code)
-        colour = card.color.label if card.color is not None else None
-    except InvalidCardError:
-        colour = None
-    return Text(f" {code}{mark} ", style=STYLE[colour])
+from uno_attack.store import PlayerStats
+from uno_attack.tui.app import UnoAttackApp
+from uno_attack.tui.control import Scoreboard, ScoreLine
+from uno_attack.tui.seen import Rules, Seen
+from uno_attack.wording import name_seats, wins
 
 
-def card_name(code: str) -> str:
-    """``red 5``, ``Wild Hit-Fire``: the name its rule set gives the card."""
-    try:
-        card = Card.parse(code)
-    except InvalidCardError:
-        return code
-    rules = next((r for r in RULE_SETS.values() if card in r), None)
-    return rules.card_name(card) if rules is not None else code
+class RemoteTable:
+    """A seat (or the watch) of a hosted table, as the table screen drives it."""
 
+    animate = True
+    can_start_new = False  # the host deals every match
 
-def action_label(action: str, names: list[str]) -> str:
-    """``play W red`` → ``play Wild, naming red``; ``catch 2`` → ``catch Cleo``."""
-    words = action.split()
-    if words[0] == "play" and len(words) >= 2:
-        text = f"play {card_name(words[1])}"
-        if len(words) == 3:
-            arg = words[2]
-            text += f", trading with {names[int(arg)]}" if arg.isdigit() else f", naming {arg}"
-        return text
-    if words[0] == "catch" and len(words) == 2 and words[1].isdigit():
-        return f"catch {names[int(words[1])]} (no UNO call)"
-    if words[0] == "fired":
-        return f"the launcher fired {words[1]} card(s)"
-    return {"press": "press the launcher", "uno": "call UNO!", "pass": "pass",
-            "retry": "retry the launcher"}.get(action, action)
-
-
-class JoinApp(App[None]):
-    """One seat (or the watch) of a hosted table."""
-
-    TITLE = "UNO Attack"
-    CSS = """
-    #status { height: auto; padding: 0 1; }
-    #players, #table, #hand, #log { height: auto; padding: 0 1; }
-    #actions { height: 10; }
-    #log { color: $text-muted; }
-    """
-    BINDINGS: ClassVar[list[Binding]] = [
-        Binding("space", "act('press')", "press"), Binding("u", "act('uno')", "UNO"),
-        Binding("q", "quit", "quit")]
-
-    def __init__(self, url: str) -> None:
-        super().__init__()
-        self.client = TableClient(url)
+    def __init__(self, url: str, *, client: TableClient | None = None) -> None:
+        self.client = client or TableClient(url)
         self.hello: Message | None = None
         self.view: Message | None = None
         self.connection = "connecting…"
         self.drops = 0  # connections lost so far (each one is reconnected)
-        self.error = ""
+        self._rules: tuple[object, Rules] | None = None
+        self._points: dict[int, list[int]] = {}  # round -> its points, as the views told
+        self._listeners: list[tuple[Callable[[], None], Callable[[str], None]]] = []
+        self._sending: set[asyncio.Task[None]] = set()
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(id="status")
-            yield Static(id="players")
-            yield Static(id="table")
-            yield Static(id="hand")
-            yield OptionList(id="actions")
-            yield Static(id="log")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.run_worker(self._listen(), exclusive=True, group="connection")
-        self.draw()
-
-    async def _listen(self) -> None:
+    # -- the connection -----------------------------------------------------------------
+    async def run(self) -> None:
+        """Stay connected until cancelled (the app's worker is), then close."""
         try:
             async for message in self.client.stay_connected():
                 self._received(message)
         except JoinError as exc:
             self.connection = str(exc)
-            self.draw()
+            self._tell()
+        finally:
+            await self.client.close()
 
     def _received(self, message: Message) -> None:
         kind = message["type"]
@@ -115,106 +57,119 @@ class JoinApp(App[None]):
                 f"connected again after {self.drops} drop{'s' if self.drops > 1 else ''}")
         elif kind == "view":
             self.view = message
-            self.error = ""
+            if message.get("round_points") is not None:
+                self._points[int(message.get("round", 1))] = list(message["round_points"])
         elif kind == "error":
-            self.error = str(message["message"])
+            names = self.hello["players"] if self.hello is not None else ()
+            for _, refused in list(self._listeners):
+                refused(name_seats(str(message.get("message")), names))
+            return
         elif kind == "disconnected":
             self.drops += 1
             self.connection = f"connection lost: reconnecting in {message['retry_in']:.1f} s"
-        self.draw()
+        self._tell()
 
-    # -- drawing ----------------------------------------------------------------------
-    def draw(self) -> None:
+    def close(self) -> None:
+        """The connection closes as :meth:`run` ends."""
+
+    # -- what the screen reads ----------------------------------------------------------
+    def listen(self, changed: Callable[[], None],
+               refused: Callable[[str], None]) -> Callable[[], None]:
+        listener = (changed, refused)
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _tell(self) -> None:
+        for changed, _ in list(self._listeners):
+            changed()
+
+    def seen(self) -> Seen | None:
         hello, view = self.hello, self.view
-        who = "watching" if hello is None or hello["seat"] is None else (
-            f"{hello['name']} (seat {hello['seat']})")
-        status = Text(f"{who} · {self.connection}")
-        if view is not None:
-            status.append(f" · round {view.get('round', 1)}")
-        if self.error:
-            status.append(f"\n⚠ {self.error}", style="bold red")
-        self.query_one("#status", Static).update(status)
         if hello is None or view is None:
-            return
-        names: list[str] = hello["players"]
-        self.query_one("#players", Static).update(self._players(view, names))
-        self.query_one("#table", Static).update(self._table(view, names))
-        self.query_one("#hand", Static).update(self._hand(view))
-        actions = self.query_one("#actions", OptionList)
-        legal = view.get("legal") or []
-        was = actions.highlighted
-        actions.clear_options()
-        actions.add_options([Option(action_label(a, names), id=a) for a in legal])
-        if legal:  # Enter takes the highlighted action: keep the place, or the first
-            actions.highlighted = min(was or 0, len(legal) - 1)
-            actions.focus()
-        log = "\n".join(view["log"][-6:])
-        self.query_one("#log", Static).update(log)
-
-    @staticmethod
-    def _players(view: Message, names: list[str]) -> Text:
-        text = Text()
-        for seat, name in enumerate(names):
-            mark = "▶ " if seat == view["turn"] else "  "
-            count = view["hand_sizes"][seat]
-            cards = f"{count} card{'s' if count != 1 else ''}"
-            line = f"{mark}{name}: {cards}, {view['scores'][seat]} pts"
-            if view.get("uno_window") == seat:
-                line += "  (no UNO call!)"
-            elif count == 1:
-                line += "  UNO"
-            if seat in view.get("away", []):
-                line += "  (away: a bot plays)"
-            text.append(line + "\n", style="bold" if seat == view["turn"] else "")
-        return text
-
-    @staticmethod
-    def _table(view: Message, names: list[str]) -> Text:
-        text = Text("Top ")
-        text.append_text(card_text(view["top"]))
-        text.append(f" {card_name(view['top'])} · colour {view['color'] or 'not named'} · "
-                    f"{view['direction']} · tension {view['tension']}")
-        for i, (seat, count) in enumerate(view["owed"]):
-            why = (view.get("owed_why") or [""] * len(view["owed"]))[i]
-            what = "until a card fires" if count == "fire" else f"{count}×"
-            text.append(f"\n{names[seat]} must press {what}{f' ({why})' if why else ''}")
-        if view.get("prompt"):
-            text.append(f"\n{view['prompt']['message']}", style="bold yellow")
-        if view["turn"] is None and view["winner"] is not None:
-            text.append(f"\n{names[view['winner']]} went out!", style="bold")
-            if view.get("round_points"):
-                text.append("  round: " + ", ".join(
-                    f"{n} +{p}" for n, p in zip(names, view["round_points"], strict=True)))
-        return text
-
-    @staticmethod
-    def _hand(view: Message) -> Text:
-        if "hand" not in view:
-            return Text("(watching: no hand)")
-        playable = {a.split()[1] for a in view.get("legal", []) if a.startswith("play ")}
-        text = Text("Your hand: ")
-        for code in view["hand"]:
-            text.append_text(card_text(code, mark="✓" if code in playable else ""))
-            text.append(" ")
-        return text
+            return None
+        options = hello.get("options") or {}
+        if self._rules is None or self._rules[0] != options:
+            self._rules = (options, Rules.of(hello))
+        seat = hello.get("seat")
+        note = "" if self.connection == "connected" else self.connection
+        return Seen(hello=hello, view=view, rules=self._rules[1], seat=seat,
+                    people=(seat,) if seat is not None else (), prompt=view.get("prompt"),
+                    note=note)
 
     # -- acting -------------------------------------------------------------------------
-    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id is not None:
-            await self.action_act(event.option.id)
+    def act(self, text: str, seat: int | None = None) -> None:
+        """Send the act (this connection's seat only: the host knows it by the token)."""
+        task = asyncio.get_running_loop().create_task(self._send(text))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
-    async def action_act(self, action: str) -> None:
-        legal = (self.view or {}).get("legal") or []
-        if action in ("press", "uno") and action not in legal:
-            self.error = f"'{action}' is not yours to make now"
-            self.draw()
-            return
+    async def _send(self, text: str) -> None:
         try:
-            await self.client.act(action)
+            await self.client.act(text)
         except (ConnectionError, RuntimeError):
-            self.error = "not connected: the action was not sent"
-            self.draw()
+            for _, refused in list(self._listeners):
+                refused("not connected: the action was not sent")
 
-    async def on_unmount(self) -> None:
-        await self.client.close()
+    def check(self, text: str) -> str | None:
+        return None  # only the host can say
 
+    def take_keyboard(self) -> None:
+        """Nothing to hand over: this terminal is one seat."""
+
+    def next_round(self) -> None:
+        """The host deals the next round by itself."""
+
+    # -- between rounds -------------------------------------------------------------------
+    def scoreboard(self) -> Scoreboard:
+        assert self.hello is not None
+        assert self.view is not None
+        view = self.view
+        names = list(self.hello["players"])
+        round_no = int(view.get("round", 1))
+        rounds = sorted(self._points)
+        hands = view.get("hands") or [[] for _ in names]
+        lines = tuple(ScoreLine(name, len(hands[seat]),
+                                tuple(self._points[r][seat] if seat < len(self._points[r])
+                                      else None for r in rounds),
+                                int(view["scores"][seat]))
+                      for seat, name in enumerate(names))
+        winner_seats = view.get("match_winner")
+        winner = None
+        if winner_seats:
+            who = " and ".join(names[seat] for seat in winner_seats)
+            winner = f"{who} share" if len(winner_seats) > 1 else wins(who)
+        options = Rules.of(self.hello).options
+        pause = view.get("next_round_in")
+        later = "The host deals the next round" + (
+            f" in {pause:.0f} s." if isinstance(pause, int | float) else ".")
+        round_winner = view.get("winner")
+        title = (f"{wins(names[round_winner])} round {round_no}!" if round_winner is not None
+                 else f"Round {round_no} is over")
+        return Scoreboard(title, lines, round_no=round_no, target=options.target,
+                          mode=options.match, winner=winner, next_round=later)
+
+    def records(self) -> tuple[dict[str, PlayerStats | None], str | None]:
+        return {}, "The players' records are kept at the host ('uno-attack stats' there)."
+
+    def save_failure(self) -> SaveFailure | None:
+        return None  # the host keeps the journal
+
+    def after_save_failure(self, choice: str) -> None:
+        """Nothing is saved here."""
+
+    def leave_hint(self) -> str:
+        return ("The game goes on at the host without you (a bot plays for you when you "
+                "are away);\nopen the same URL again to come back.")
+
+
+class JoinApp(UnoAttackApp):
+    """The terminal game at one seat (or the watch) of a hosted table."""
+
+    def __init__(self, url: str) -> None:
+        self.remote = RemoteTable(url)
+        super().__init__(self.remote)
+
+    @property
+    def view(self) -> Message | None:
+        """The host's latest view."""
+        return self.remote.view

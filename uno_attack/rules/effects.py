@@ -45,7 +45,10 @@ def draw_card(amount: int) -> Effect:
 
     def effect(game: Round, seat: int, action: Action, n: int) -> None:
         victim = game.next_seat(seat)
-        game.owe(victim, amount * n, Cause(Why.CARD, action.cards[-1], seat), answerable=True)
+        cards = action.cards
+        stack = tuple((card, seat) for card in cards[:-1])  # n Draw cards at once (B3)
+        game.owe(victim, amount * n, Cause(Why.CARD, cards[-1], seat, stack=stack),
+                 answerable=True)
         game.turn = game.next_seat(victim)
 
     return effect

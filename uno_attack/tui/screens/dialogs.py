@@ -1,36 +1,53 @@
-"""Small dialogs: the hot-seat hand-off, quit confirmation, help, and launcher and save
-problems."""
+"""Small dialogs: the hot-seat hand-off, quit confirmation, help, launcher and save
+problems, and a challenged hand."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
-from textual.widgets import Button, Input, Label, Markdown
+from textual.reactive import reactive
+from textual.widgets import Button, Input, Label, Markdown, Static
 
+from uno_attack.cards import Card
 from uno_attack.journal import SaveFailure
-from uno_attack.tui.help_text import HELP_MARKDOWN
+from uno_attack.options import Options
+from uno_attack.tui.help_text import help_markdown
 from uno_attack.tui.screens.once import OnceModal, OnceScreen
+from uno_attack.tui.widgets.cardfaces import card_chips
+
+#: the longest path a dialog shows whole (three lines of a narrow dialog)
+PATH_LIMIT = 180
 
 
 class HandoffScreen(OnceScreen[None]):
-    """Hides the table until the next person at the keyboard says they are ready."""
+    """Hides the table until the next person at the keyboard says they are ready (the
+    person asked for may change meanwhile: a catch makes someone else owe first)."""
 
     BINDINGS = [  # noqa: RUF012
         Binding("enter,space", "ready", "I'm ready"),
         Binding("q", "app.ask_quit", "Quit"),
     ]
 
+    player: reactive[str] = reactive("", init=False)
+
     def __init__(self, name: str) -> None:
         super().__init__()
-        self.player = name
+        self.set_reactive(HandoffScreen.player, name)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog handoff"):
-            yield Label(f"Pass the keyboard to {self.player}", classes="dialog-title")
+            yield Label(f"Pass the keyboard to {self.player}", classes="dialog-title",
+                        id="handoff-title")
             yield Label("Everyone else, look away: the next screen shows a hand.")
             yield Button(f"I am {self.player} — show my cards", id="ready", variant="primary")
+
+    def watch_player(self, name: str) -> None:
+        self.query_one("#handoff-title", Label).update(f"Pass the keyboard to {name}")
+        self.query_one("#ready", Button).label = f"I am {name} — show my cards"
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -79,6 +96,7 @@ class SaveProblemScreen(OnceModal[str]):
         Binding("k,escape", "choose('play')", "Keep playing"),
         Binding("q", "choose('quit')", "Quit"),
     ]
+    AUTO_FOCUS = "#retry"
 
     def __init__(self, failure: SaveFailure) -> None:
         super().__init__()
@@ -87,17 +105,16 @@ class SaveProblemScreen(OnceModal[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog problem"):
             yield Label("The game could not be saved", classes="dialog-title")
-            yield Label(f"{self.failure}.", id="save-failure")
-            yield Label(f"The last save in {self.failure.path} is kept as it was. Free some "
-                        "space or mend the folder, then try again; or keep playing, and "
-                        "every move tries to save again.")
+            # the reason first, on its own line: a long path must not push it away
+            yield Label(f"{self.failure.reason}.", id="save-reason", classes="error")
+            yield Label("The last good save is kept as it was, in:")
+            yield Label(shorten_path(self.failure.path), id="save-path")
+            yield Label("Free some space or mend the folder, then try again; or keep "
+                        "playing, and every move tries to save again.")
             with Horizontal(classes="buttons"):
                 yield Button("Try again (r)", id="retry", variant="primary")
                 yield Button("Keep playing (k)", id="play", variant="warning")
                 yield Button("Quit (q)", id="quit", variant="error")
-
-    def on_mount(self) -> None:
-        self.query_one("#retry", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -107,19 +124,32 @@ class SaveProblemScreen(OnceModal[str]):
         self.dismiss(choice)
 
 
+def shorten_path(path: Path, limit: int = PATH_LIMIT) -> str:
+    """The path, its middle left out when it is longer than ``limit`` characters (its
+    start and its file name stay: the dialog must keep room for the reason and the
+    choices; the log holds the whole path)."""
+    text = str(path)
+    if len(text) <= limit:
+        return text
+    tail = limit * 2 // 3
+    return f"{text[:limit - tail - 1]}…{text[-tail:]}"
+
+
 class HelpScreen(OnceModal[None]):
-    """The rules in short and every key."""
+    """The rules in short (of the table's rule set and options) and every key."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]  # noqa: RUF012
+    AUTO_FOCUS = "VerticalScroll"  # arrows and PgUp/PgDn scroll the text
+
+    def __init__(self, options: Options) -> None:
+        super().__init__()
+        self.options = options
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             with VerticalScroll():
-                yield Markdown(HELP_MARKDOWN)
+                yield Markdown(help_markdown(self.options))
             yield Button("Close (Esc)", id="close", variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()  # arrows and PgUp/PgDn scroll the text
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -156,10 +186,9 @@ class LauncherProblemScreen(OnceModal[tuple[str, int]]):
             yield Label("", id="problem-error", classes="error")
 
     def on_mount(self) -> None:
-        if self.can_retry:
-            self.query_one("#retry", Button).focus()
-        else:
-            self.query_one(Input).focus()
+        # (a query, not query_one: a dialog pushed as the app exits is never composed)
+        for first in self.query("#retry" if self.can_retry else "#count").results():
+            first.focus()
 
     def on_key(self, event: Key) -> None:
         """A digit typed anywhere goes into the count (Retry keeps the focus for ``r``)."""
@@ -192,3 +221,31 @@ class LauncherProblemScreen(OnceModal[tuple[str, int]]):
     def action_retry(self) -> None:
         if self.can_retry:
             self.dismiss(("retry", 0))
+
+
+class RevealScreen(OnceModal[None]):
+    """The hand of a player whose Wild Draw Four was challenged, shown to the challenger
+    (VARIANTS.md A5), with what the challenge came to."""
+
+    BINDINGS = [Binding("enter,escape,space", "close", "Close")]  # noqa: RUF012
+
+    def __init__(self, name: str, hand: tuple[Card, ...], outcome: str) -> None:
+        super().__init__()
+        self.player = name
+        self.hand = hand
+        self.outcome = outcome
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog reveal"):
+            yield Label(f"{self.player}'s hand, shown for your challenge",
+                        classes="dialog-title")
+            yield Static(card_chips(self.hand), id="revealed-hand")
+            yield Label(self.outcome, id="challenge-outcome")
+            yield Button("Close (Enter)", id="close", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

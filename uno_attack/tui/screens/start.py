@@ -17,16 +17,15 @@ from uno_attack.saved_game import SavedGame
 from uno_attack.tui.screens.once import OnceScreen
 
 if TYPE_CHECKING:
-    from uno_attack.session import Session
+    from uno_attack.tui.control import TableControl
 
 
 @dataclass(frozen=True)
 class SavedGameOffer:
-    """An unfinished saved game, and the two ways on from it."""
+    """An unfinished saved game, and how to go on with it (a new game is the app's)."""
 
     saved: SavedGame
-    resume: Callable[[], Session]
-    start_new: Callable[[], Session]
+    resume: Callable[[], TableControl]
 
 
 class StartScreen(OnceScreen[str]):
@@ -37,6 +36,7 @@ class StartScreen(OnceScreen[str]):
         Binding("n", "choose('new')", "New game"),
         Binding("q,escape", "choose('quit')", "Quit"),
     ]
+    AUTO_FOCUS = "#resume"
 
     def __init__(self, saved: SavedGame) -> None:
         super().__init__()
@@ -51,9 +51,6 @@ class StartScreen(OnceScreen[str]):
             yield Button(f"Start a new game (n), keeping this one as {previous_path(path).name}",
                          id="new")
             yield Button("Quit (q)", id="quit")
-
-    def on_mount(self) -> None:
-        self.query_one("#resume", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -1,22 +1,43 @@
-"""The table screen: everything at a glance, and the keys and clicks of a turn.
+"""The table screen: everything at a glance, the keys and clicks of a turn, and the
+questions the table puts to the person at it (a hand-off, a colour, a launcher problem,
+a challenged hand, the scores).
 
-It shows what the session's engine says and turns keys into actions; whether an action
-is allowed is always the engine's answer (shown as the reason when it is not).
+It draws what its :class:`~uno_attack.tui.control.TableControl` shows (one seat's view)
+and sends actions as text; whether an action is allowed is always the engine's answer,
+shown as the reason when it is not. What a card needs when played (a colour, a seat) is
+the rule set's answer. The screen's own state is reactive: the table as last seen, the
+message, UNO armed, the cards picked for a play of several.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Label, RichLog, Static
 
 from uno_attack.actions import Action, Verb
-from uno_attack.engine import Phase
+from uno_attack.cards import COLORS, Card, Color
+from uno_attack.options import Options
+from uno_attack.tui.control import TableControl
+from uno_attack.tui.screens.dialogs import (
+    HandoffScreen,
+    HelpScreen,
+    LauncherProblemScreen,
+    QuitScreen,
+    RevealScreen,
+    SaveProblemScreen,
+)
+from uno_attack.tui.screens.pickers import ColorPicker, SeatPicker
+from uno_attack.tui.screens.scoreboard import ScoreboardScreen
+from uno_attack.tui.screens.stats import StatsScreen
+from uno_attack.tui.seen import Seen
+from uno_attack.tui.status import status_line
 from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
@@ -24,7 +45,8 @@ from uno_attack.tui.widgets.topcard import TopCardView
 from uno_attack.wording import count
 
 LOG_STYLES = (("caught", "bold red"), ("fired!", "magenta"), ("UNO", "bold yellow"),
-              ("wins", "bold green"), ("Round ", "bold"), ("Resumed", "bold"))
+              ("wins", "bold green"), ("Round ", "bold"), ("resumed", "bold"),
+              ("★", "bold green"), ("⚠", "bold red"))
 
 
 def _log_style(line: str) -> str:
@@ -32,36 +54,50 @@ def _log_style(line: str) -> str:
     return next((style for word, style in LOG_STYLES if word in line), "")
 
 
-if TYPE_CHECKING:
-    from uno_attack.tui.app import UnoAttackApp
-
-
-class TableScreen(Screen[None]):
-    """The game table."""
+class TableScreen(Screen[str]):
+    """The game table; dismissed with ``"new"`` when a new match is asked for (quitting
+    ends the app)."""
 
     BINDINGS = [  # noqa: RUF012
         # priority: a scrollable part under them (the log) must not take the arrows
         Binding("left", "move(-1)", "Card", show=False, priority=True),
         Binding("right", "move(1)", "Card", show=False, priority=True),
         Binding("enter", "play_selected", "Play"),
-        Binding("space", "press", "Press"),
+        Binding("a", "pick", "Add to play"),
+        Binding("space", "take('press')", "Press"),  # the footer names the rule set's
+        Binding("space", "take('draw')", "Draw"),    # way to take: one of them is on
         Binding("u", "uno", "UNO"),
         Binding("c", "catch", "Catch"),
         Binding("p", "pass_turn", "Pass"),
+        Binding("x", "challenge", "Challenge"),
+        Binding("j", "jump_in", "Jump in"),
+        Binding("o", "go_out", "Go out"),
         Binding("question_mark", "help", "Help"),
         Binding("s", "stats", "Stats", show=False),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str((i + 1) % 10), f"play_index({i})", show=False) for i in range(10)],
     ]
 
-    app: UnoAttackApp  # type: ignore[assignment]
+    seen: reactive[Seen | None] = reactive(None, always_update=True, init=False)
+    message: reactive[str] = reactive("", init=False)  # why a choice was refused …
+    uno_armed: reactive[bool] = reactive(False, init=False)  # call UNO with the next play
+    picked: reactive[tuple[int, ...]] = reactive((), init=False)  # a play of several cards
+
+    def __init__(self, table: TableControl) -> None:
+        super().__init__()
+        self.table = table
+        self.log_lines: list[str] = []  # everything the log showed, unwrapped
+        self._logged = 0                # lines of the table's whole log written so far
+        self._asked: set[tuple[object, ...]] = set()  # questions already put
+        self._burst_at: tuple[int, int] | None = None
+        self._unlisten: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         yield SeatsBar(id="seats")
         with Horizontal(id="middle"):
             with Vertical(id="pile", classes="panel"):
                 yield TopCardView(id="topcard")
-            yield LauncherView(id="launcher", classes="panel", animate=self.app.config.animate)
+            yield LauncherView(id="launcher", classes="panel", animate=self.table.animate)
             yield RichLog(id="log", classes="panel", wrap=True, markup=False, min_width=20)
         yield Static(id="status")
         with Vertical(id="hand-panel", classes="panel"):
@@ -71,125 +107,400 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#pile").border_title = "Discard pile"
-        self.query_one("#launcher").border_title = "Launcher"
         self.query_one("#log").border_title = "What happened"
-        self.refresh_table()
+        self._unlisten = self.table.listen(self._changed, self._refused)
+        self._changed()
 
-    # -- reading the game -----------------------------------------------------------
-    def refresh_table(self) -> None:
-        """Redraw every part from the session's current state."""
-        app = self.app
-        session = app.session
-        game = session.game
-        viewer = app.viewer
-        to_act = game.to_act
-        owed = {o.seat: o for o in reversed(game.owed)}
+    def on_unmount(self) -> None:
+        self._unlisten()  # the table may go on a moment longer than the screen
+
+    # -- the table changed --------------------------------------------------------------
+    def _changed(self) -> None:
+        self.seen = self.table.seen()
+
+    def _refused(self, reason: str) -> None:
+        self.message = reason
+        self.app.bell()
+
+    def watch_seen(self, old: Seen | None, seen: Seen | None) -> None:
+        if seen is None:
+            self.query_one("#status", Static).update("Connecting to the table…")
+            return
+        if old is None or old.step != seen.step:
+            self.message = ""
+            self.picked = ()
+        self._draw(seen)
+        self._write_log(seen)
+        self._burst(seen)
+        self.refresh_bindings()
+        self._follow_dialogs(seen)
+        self._ask()
+
+    def watch_message(self) -> None:
+        self._draw_status()
+
+    def watch_uno_armed(self) -> None:
+        if self.seen is not None:
+            self._draw_hand_title(self.seen)
+
+    def watch_picked(self, picked: tuple[int, ...]) -> None:
+        self.query_one(HandView).picked = picked
+        self._draw_status()
+
+    # -- drawing ------------------------------------------------------------------------
+    def _draw(self, seen: Seen) -> None:
+        view = seen.view
+        sizes = view["hand_sizes"]
+        owes = {seat: what for seat, what, _ in reversed(seen.owed())}
+        catchable = {a.target for a in seen.listed(Verb.CATCH)}
         infos = []
-        for seat in range(game.players):
-            if seat == viewer:
+        for seat, name in enumerate(seen.names):
+            if seat == seen.seat:
                 continue
-            level = session.levels.get(session.seat_name(seat))
-            owing = owed.get(seat)
-            owes = "" if owing is None else f"owes {owing.describe()}"
+            level = seen.levels.get(name)
             infos.append(SeatInfo(
-                seat, session.seat_name(seat), len(game.hands[seat]), session.seat_score(seat),
-                to_act=seat == to_act, uno=len(game.hands[seat]) == 1,
-                called=len(game.hands[seat]) == 1 and session.called_uno(seat),
-                catchable=game.uno_seat == seat, owes=owes,
-                level=level.number if level else None))
+                seat, name, sizes[seat], view["scores"][seat], to_act=seat == seen.turn,
+                uno=sizes[seat] == 1, called=seat in (view.get("uno_called") or ()),
+                catchable=view.get("uno_window") == seat and seat in catchable,
+                owes=f"owes {owes[seat]}" if seat in owes else "",
+                level=level.number if level else None,
+                away=seat in (view.get("away") or ())))
         self.query_one(SeatsBar).show(infos)
         top = self.query_one(TopCardView)
-        top.rules = game.rules
-        top.card, top.color, top.direction = game.top, game.color, game.direction
+        top.rules = seen.rules.rules
+        top.card, top.color = seen.top, seen.color
+        top.direction = 1 if view["direction"] == "clockwise" else -1
         launcher = self.query_one(LauncherView)
-        launcher.inside = len(game.stock)
-        launcher.tension = session.launcher.tension
-        launcher.busy = app.busy
-        launcher.ready = viewer is not None and viewer == to_act
+        launcher.verb = seen.take_verb
+        launcher.inside = int(view.get("stock", 0))
+        launcher.tension = int(view.get("tension", 0))
+        launcher.busy = view.get("busy") is not None
+        launcher.ready = seen.my_turn
+        self.query_one("#launcher").border_title = (
+            "Launcher" if seen.take_verb == "press" else "Draw pile")
         hand = self.query_one(HandView)
-        hand.rules = game.rules
-        cards = tuple(game.hands[viewer]) if viewer is not None else ()
-        playable = set()
-        if viewer is not None and viewer == to_act and not game.owed:
-            legal = {a.card for a in game.legal_actions(viewer) if a.verb is Verb.PLAY}
-            playable = {i for i, c in enumerate(cards) if c in legal}
+        hand.rules = seen.rules.rules
+        hand.hidden = seen.seat is None or seen.hidden
+        cards = () if hand.hidden else seen.hand
         hand.cards = cards
-        hand.playable = frozenset(playable)
-        # in hot-seat a hand shows only on its owner's turn (the keyboard may move on)
-        hand.hidden = viewer is None or (len(session.human_seats) > 1 and viewer != to_act)
-        title = "hand" if session.human_seats else "watching: every seat is a bot"
-        if viewer is not None:
-            name = session.seat_name(viewer)
-            whose = "Your" if len(session.human_seats) == 1 else f"{name}'s"
-            title = f"{whose} hand · {count(len(cards), 'card')} · {session.seat_score(viewer)} pts"
-            level = session.levels.get(name)
+        hand.playable = frozenset(i for i, card in enumerate(cards) if card in seen.playable)
+        self._draw_hand_title(seen)
+        self._draw_status()
+        self.query_one("#hand-panel").set_class(seen.my_turn, "-your-turn")
+
+    def _draw_hand_title(self, seen: Seen) -> None:
+        seat = seen.seat
+        if seat is None:
+            title = "hand" if seen.people else seen.watching
+        else:
+            name = seen.name(seat)
+            whose = "Your" if len(seen.people) <= 1 else f"{name}'s"
+            title = (f"{whose} hand · {count(len(seen.hand), 'card')} · "
+                     f"{seen.view['scores'][seat]} pts")
+            level = seen.levels.get(name)
             if level is not None:
                 title += f" · {level}"
-        if app.uno_armed:
+        if self.uno_armed:
             title += " · UNO! armed for your next play"
-        if app.unsaved:
-            title += " · ⚠ not saved"
+        if seen.note:
+            title += f" · {seen.note}"
         self.query_one("#hand-title", Label).update(title)
-        self.query_one("#status", Static).update(app.status_text())
-        self.query_one("#hand-panel").set_class(viewer is not None and viewer == to_act,
-                                                "-your-turn")
-        self.refresh_bindings()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show "Pass" only when passing is a choice (the play_after_press option)."""
-        if action == "pass_turn":
-            return self.app.session.game.phase is Phase.AFTER
+    @property
+    def status(self) -> str:
+        """What the status line says now."""
+        message = self.message
+        if message:
+            return message if message.startswith("UNO") else f"⚠ {message}"
+        seen = self.seen
+        if seen is None:
+            return "Connecting to the table…"
+        text = status_line(seen)
+        if self.picked:
+            cards = [seen.hand[i].code for i in self.picked if i < len(seen.hand)]
+            text = (f"To play together: {' '.join(cards)} (a: add or drop the card under "
+                    "the cursor, Enter: play them).")
+        return text
+
+    def _draw_status(self) -> None:
+        self.query_one("#status", Static).update(self.status)
+
+    def _write_log(self, seen: Seen) -> None:
+        """Write the lines of the table's log this screen has not shown yet."""
+        lines = list(seen.view.get("log") or [])
+        start = int(seen.view.get("log_start", 0))
+        log = self.query_one(RichLog)
+        if start + len(lines) < self._logged:  # another table's log (a host restarted)
+            self._logged = start
+        for i, line in enumerate(lines):
+            if start + i >= self._logged:
+                self.log_lines.append(line)
+                log.write(Text(line, style=_log_style(line)))
+        self._logged = max(self._logged, start + len(lines))
+
+    def _burst(self, seen: Seen) -> None:
+        taken = seen.view.get("taken")
+        if taken is not None and self._burst_at is not None and seen.step != self._burst_at:
+            self.query_one(LauncherView).fire(int(taken["count"]))
+        self._burst_at = seen.step
+
+    # -- questions the table puts -------------------------------------------------------
+    def on_screen_resume(self) -> None:
+        self._ask()
+
+    def _follow_dialogs(self, seen: Seen) -> None:
+        """Keep an open hand-off or scoreboard true to the table."""
+        top = self.app.screen
+        if isinstance(top, HandoffScreen) and seen.handoff is not None:
+            top.player = seen.handoff
+        elif isinstance(top, ScoreboardScreen) and not seen.scored \
+                and seen.step[0] > top.board.round_no:
+            top.dismiss(None)  # the host dealt the next round
+
+    def _ask(self) -> None:
+        """Put the question the table waits for, once, when no dialog is open."""
+        seen = self.seen
+        if seen is None or not self.is_current:
+            return
+        prompt = seen.prompt
+        failure = self.table.save_failure()
+        if failure is not None and self._once("save", id(failure)):
+            self.app.bell()
+            self.app.push_screen(SaveProblemScreen(failure), self._after_save_failure)
+        elif prompt is not None and self._once("prompt", seen.step, prompt["message"]):
+            actions = list(prompt["actions"])
+            self.app.push_screen(LauncherProblemScreen(
+                prompt["message"], fired=int(prompt.get("fired", 0)),
+                can_retry="retry" in actions), self._answer_problem)
+        elif seen.handoff is not None and self._once("handoff", seen.step, seen.handoff):
+            self.app.push_screen(HandoffScreen(seen.handoff), self._handed_off)
+        elif seen.scored and self._once("board", seen.step[0]):
+            self.app.push_screen(ScoreboardScreen(
+                self.table.scoreboard(), show_records=self.action_stats,
+                can_start_new=self.table.can_start_new), self._after_board)
+        elif seen.revealed is not None and self._once("reveal", seen.step):
+            revealed = seen.revealed
+            outcome = (seen.view.get("log") or [""])[-1]
+            self.app.push_screen(RevealScreen(
+                seen.name(int(revealed["seat"])),
+                tuple(Card.parse(code) for code in revealed["hand"]), outcome))
+        elif seen.my_turn and seen.listed(Verb.CHOOSE) and self._once("colour", seen.step):
+            self.app.push_screen(ColorPicker("the wild starter"), self._chose_starter_colour)
+
+    def _once(self, *key: object) -> bool:
+        if key in self._asked:
+            return False
+        self._asked.add(key)
         return True
 
-    def on_screen_resume(self) -> None:
-        if self.app.session.game.over:  # the round ended while a dialog was open
-            self.app.call_later(self.app.round_over)
+    def _answer_problem(self, answer: tuple[str, int] | None) -> None:
+        if answer is None:
+            return
+        kind, fired = answer
+        self.table.act("retry" if kind == "retry" else f"fired {fired}")
 
-    def write_log(self, line: str) -> None:
-        self.query_one(RichLog).write(Text(line, style=_log_style(line)))
+    def _after_save_failure(self, choice: str | None) -> None:
+        if choice == "quit":
+            self.app.exit()
+        else:
+            self.table.after_save_failure(choice or "play")
 
-    # -- keys and clicks ------------------------------------------------------------
+    def _handed_off(self, _: None = None) -> None:
+        self.table.take_keyboard()
+
+    def _after_board(self, choice: str | None) -> None:
+        if choice == "next":
+            self.table.next_round()
+        elif choice == "new":
+            self.app.call_later(self.dismiss, "new")  # once the scoreboard is gone
+        elif choice == "quit":
+            self.app.exit()
+
+    def _chose_starter_colour(self, color: Color | None) -> None:
+        seen = self.seen
+        if color is None and seen is not None:
+            self._asked.discard(("colour", seen.step))  # asked again: it must be named
+            self.message = "Name the colour of the wild starter first (r, y, g or b)."
+            self.app.call_later(self._ask)
+            return
+        if color is not None:
+            self.table.act(f"choose {color.label}")
+
+    # -- playing cards -------------------------------------------------------------------
+    def _hand_shown(self) -> Seen | None:
+        seen = self.seen
+        return seen if seen is not None and seen.seat is not None and not seen.hidden else None
+
+    def play_card(self, index: int) -> None:
+        """Play this card of the hand, or the cards picked with it for a play of several."""
+        seen = self._hand_shown()
+        if seen is None or index >= len(seen.hand):
+            return
+        picked = list(self.picked)
+        if picked and index not in picked:
+            picked.append(index)
+        self._play(tuple(seen.hand[i] for i in picked) if picked else (seen.hand[index],))
+
+    def _play(self, cards: tuple[Card, ...]) -> None:
+        """Ask what the cards need (a colour, a seat: the rule set says), then play them;
+        a play the engine would refuse is refused before any question."""
+        seen = self._hand_shown()
+        assert seen is not None
+        assert seen.seat is not None
+        kinds = [seen.kind(card) for card in cards]
+        wild = any(kind.wild for kind in kinds)
+        names_seat = kinds[0].names_seat
+        listed = seen.plays_of(cards)
+        others = [s for s in range(len(seen.names)) if s != seen.seat]
+        if not listed:
+            probe = Action.play(seen.seat, cards, COLORS[0] if wild else None,
+                                others[0] if names_seat else None)
+            reason = self.table.check(probe.text(seat=False))
+            if reason is not None:
+                self._refused(reason)
+                return
+        name = " and ".join(seen.card_name(card) for card in dict.fromkeys(cards))
+        if wild:
+            self.app.push_screen(ColorPicker(name),
+                                 lambda color: self._send_play(cards, color=color))
+        elif names_seat:
+            targets = [a.target for a in listed if a.target is not None] or others
+            sizes = seen.view["hand_sizes"]
+            choices = [(s, f"{seen.name(s)} ({count(sizes[s], 'card')})") for s in targets]
+            self.app.push_screen(SeatPicker(f"Trade hands with whom? ({name})", choices),
+                                 lambda target: self._send_play(cards, target=target))
+        else:
+            self._send_play(cards)
+
+    def _send_play(self, cards: tuple[Card, ...], *, color: Color | None = None,
+                   target: int | None = None) -> None:
+        seen = self.seen
+        if seen is None or seen.seat is None:
+            return
+        if (seen.kind(cards[0]).names_seat and target is None) or (
+                color is None and any(seen.kind(card).wild for card in cards)):
+            return  # the picker was closed
+        play = Action.play(seen.seat, cards, color, target, uno=self.uno_armed)
+        self.uno_armed = False
+        self.picked = ()
+        self.table.act(play.text(seat=False))
+
+    # -- keys and clicks ------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show a key in the footer only when its action is one the seat may take now."""
+        seen = self.seen
+        listed = {"pass_turn": Verb.PASS, "challenge": Verb.CHALLENGE, "go_out": Verb.OUT}
+        if action in listed:
+            return seen is not None and bool(seen.listed(listed[action]))
+        if action == "jump_in":
+            return seen is not None and bool(seen.jump_ins) and not seen.hidden
+        if action == "pick":  # a play of several cards is made on an open turn (B3)
+            return seen is not None and seen.open_turn and \
+                seen.rules.options.multi_play != "off"
+        if action == "take":
+            return (seen.take_verb if seen is not None else "press") == parameters[0]
+        return True
+
     def action_move(self, step: int) -> None:
         self.query_one(HandView).cursor += step
 
     def action_play_selected(self) -> None:
-        self.app.play_card(self.query_one(HandView).cursor)
+        """Enter: play the cards picked with ``a`` (just those), or the card under the
+        cursor."""
+        seen = self._hand_shown()
+        if self.picked and seen is not None:
+            self._play(tuple(seen.hand[i] for i in self.picked if i < len(seen.hand)))
+        else:
+            self.play_card(self.query_one(HandView).cursor)
 
     def action_play_index(self, index: int) -> None:
         hand = self.query_one(HandView)
         if index < len(hand.cards):
             hand.cursor = index
-            self.app.play_card(index)
+            self.play_card(index)
+
+    def action_pick(self) -> None:
+        """Add the card under the cursor to a play of several cards (or take it out)."""
+        hand = self.query_one(HandView)
+        if self._hand_shown() is None or not hand.cards:
+            return
+        index = hand.cursor
+        self.picked = tuple(i for i in self.picked if i != index) if index in self.picked \
+            else (*self.picked, index)
 
     def on_hand_view_chosen(self, message: HandView.Chosen) -> None:
-        self.app.play_card(message.index)
+        self.play_card(message.index)
 
-    def action_press(self) -> None:
-        self.app.human_press()
+    def action_take(self, verb: str) -> None:
+        """Press the launcher, or draw from the pile (``verb``: the rule set's)."""
+        if self.seen is not None:
+            self.table.act(verb)
 
     def on_launcher_view_pressed(self, message: LauncherView.Pressed) -> None:
-        self.app.human_press()
+        if self.seen is not None:
+            self.action_take(self.seen.take_verb)
 
     def action_uno(self) -> None:
-        self.app.uno_key()
+        seen = self.seen
+        if seen is None:
+            return
+        window = seen.view.get("uno_window")
+        if window is not None and window in seen.people:
+            self.table.act("uno", seat=window)
+        elif seen.my_turn:
+            self.uno_armed = not self.uno_armed
+            self.message = ("UNO! will be called with your next play" if self.uno_armed
+                            else "UNO call cancelled")
+        else:
+            self.table.act("uno")
 
     def action_catch(self) -> None:
-        self.app.catch_key()
+        seen = self.seen
+        if seen is None or seen.seat is None:
+            return
+        # the catches the seat may make; with none, everyone (the engine then says why not)
+        targets = [a.target for a in seen.listed(Verb.CATCH) if a.target is not None] or [
+            s for s in range(len(seen.names)) if s != seen.seat]
+        sizes = seen.view["hand_sizes"]
+        choices = [(s, f"{seen.name(s)} ({count(sizes[s], 'card')})") for s in targets]
+        self.app.push_screen(SeatPicker("Catch whom? (a player with one card who has not "
+                                        "called UNO)", choices), self._caught)
+
+    def _caught(self, target: int | None) -> None:
+        if target is not None:
+            self.table.act(f"catch {target}")
 
     def on_seat_badge_clicked(self, message: SeatBadge.Clicked) -> None:
-        if self.app.session.game.uno_seat == message.seat:
-            self.app.catch(message.seat)
+        seen = self.seen
+        if seen is not None and any(a.target == message.seat
+                                    for a in seen.listed(Verb.CATCH)):
+            self.table.act(f"catch {message.seat}")
 
     def action_pass_turn(self) -> None:
-        viewer = self.app.viewer
-        if viewer is not None:
-            self.app.human_act(Action.pass_(viewer))
+        self.table.act("pass")
+
+    def action_challenge(self) -> None:
+        self.table.act("challenge")
+
+    def action_jump_in(self) -> None:
+        seen = self.seen
+        if seen is not None and seen.jump_ins and not seen.hidden:
+            self._play(seen.jump_ins[0].cards)
+
+    def action_go_out(self) -> None:
+        self.table.act("out")
 
     def action_help(self) -> None:
-        self.app.show_help()
+        seen = self.seen
+        self.app.push_screen(HelpScreen(seen.rules.options if seen is not None else Options()))
 
     def action_stats(self) -> None:
-        self.app.show_stats()
+        records, note = self.table.records()
+        self.app.push_screen(StatsScreen(records, note=note))
 
     def action_quit_game(self) -> None:
-        self.app.ask_quit()
+        self.app.push_screen(QuitScreen(self.table.leave_hint()), self._quit_answer)
+
+    def _quit_answer(self, really: bool | None) -> None:
+        if really:
+            self.app.exit()

@@ -3,7 +3,10 @@ rule set's: :meth:`uno_attack.rules.RuleSet.short_label`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.style import Style
+from rich.text import Text
 
 from uno_attack.cards import Card, Color
 
@@ -16,6 +19,7 @@ PALETTE: dict[Color | None, tuple[str, str]] = {
     None: ("#ffffff", "#262626"),
 }
 
+
 def card_style(card: Card | Color | None, *, bold: bool = True) -> Style:
     color = card.color if isinstance(card, Card) else card
     fg, bg = PALETTE[color]
@@ -24,3 +28,12 @@ def card_style(card: Card | Color | None, *, bold: bool = True) -> Style:
 
 def color_name(color: Color | None) -> str:
     return f"{color.label.upper()} ({color.letter})" if color is not None else "not named yet"
+
+
+def card_chips(cards: Iterable[Card]) -> Text:
+    """Cards in a row, each its code on its colour: ``R5 W G+2``."""
+    text = Text()
+    for card in cards:
+        text.append(f" {card.code} ", card_style(card))
+        text.append(" ")
+    return text

@@ -1,4 +1,5 @@
-"""The hand: a row (or rows) of coloured cards, playable ones marked, one selected.
+"""The hand: a row (or rows) of coloured cards, playable ones marked, one under the
+cursor, and those picked for a play of several cards (● the one that leads, + the others).
 
 Drawn as one widget so it stays cheap to redraw after every action; a click is mapped
 back to the card under the pointer.
@@ -30,6 +31,7 @@ class HandView(Widget):
     cards: reactive[tuple[Card, ...]] = reactive((), layout=True)
     playable: reactive[frozenset[int]] = reactive(frozenset())
     cursor: reactive[int] = reactive(0)
+    picked: reactive[tuple[int, ...]] = reactive(())  # cards picked for a play, in order
     hidden: reactive[bool] = reactive(False)
     rules: RuleSet = ATTACK  # names the cards' faces
 
@@ -86,12 +88,14 @@ class HandView(Widget):
             for i, card in row:
                 key = str((i + 1) % 10) if i < 10 else " "
                 mark = "✓" if i in self.playable else " "
+                if i in self.picked:
+                    mark = "+" if self.picked.index(i) else "●"  # the first one leads
                 head = f"{key:>2} {mark}".ljust(CARD_W)
                 if i == self.cursor:
                     lines[0].append(f"▶{key:>1} {mark}".ljust(CARD_W),
                                     Style(reverse=True, bold=True))
                 else:
-                    lines[0].append(head, Style(color="green", bold=True) if mark == "✓"
+                    lines[0].append(head, Style(color="green", bold=True) if mark != " "
                                     else Style(dim=True))
                 face = card_style(card)
                 lines[1].append(f" {card.code:<{CARD_W - 1}}", face)

@@ -1,5 +1,6 @@
 """The launcher: the big button, tension building with each empty press, and a burst
-animation with how many cards fired (as the toy's lights and sounds do)."""
+animation with how many cards fired (as the toy's lights and sounds do). In classic UNO
+it is the draw pile, and the button draws."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class LauncherView(Widget):
     ready: reactive[bool] = reactive(True)  # the person at the keyboard may press now
     last: reactive[str] = reactive("")
     frame: reactive[int] = reactive(-1)
+    verb: reactive[str] = reactive("press")  # or "draw": the classic pile
 
     class Pressed(Message):
         """The big button was clicked."""
@@ -39,12 +41,13 @@ class LauncherView(Widget):
         for level in range(4):
             self.set_class(min(tension, 3) == level, f"-tension-{level}")
 
-    def fire(self, count: int) -> None:
-        """Play the burst animation for ``count`` cards (or none: one more empty press)."""
-        self._burst = count
-        self.last = (f"{count} CARD{'S' if count != 1 else ''} FIRED!" if count
-                     else "…nothing fired")
-        if not count or not self.animate_bursts:
+    def fire(self, cards: int) -> None:
+        """Play the burst animation for ``cards`` cards (or none: one more empty press)."""
+        self._burst = cards
+        done = "FIRED" if self.verb == "press" else "DRAWN"
+        self.last = f"{cards} CARD{'S' if cards != 1 else ''} {done}!" if cards \
+            else f"…nothing {done.lower()}"
+        if not cards or not self.animate_bursts:
             self.frame = -1
             return
         if self._timer is not None:
@@ -53,24 +56,28 @@ class LauncherView(Widget):
         self._timer = self.set_interval(0.09, self._next_frame, repeat=len(BURST_FRAMES))
 
     def _next_frame(self) -> None:
+        if self.frame < 0:
+            return  # a tick of a burst already over (a stopped timer's last one)
         self.frame = self.frame + 1 if self.frame + 1 < len(BURST_FRAMES) else -1
 
     def render(self) -> Text:
         level = min(self.tension, 3)
         style = TENSION_STYLES[level]
         text = Text(justify="center")
-        label = "(  RUNNING…  )" if self.busy else "(  PRESS  ␣  )"  # same width
+        label = "(  RUNNING…  )" if self.busy else f"(  {self.verb.upper():<5}  ␣  )"  # same width
         text.append(f"╭{'─' * (len(label))}╮\n", style)
         face = f"{style} reverse" if self.busy else (f"bold {style}" if self.ready else "dim")
         text.append(f"│{label}│\n", face)
         text.append(f"╰{'─' * (len(label))}╯\n", style)
-        lights = "●" * level + "○" * (3 - level)
-        text.append(f"tension {lights}\n", style)
+        if self.verb == "press":  # a draw pile builds no tension
+            lights = "●" * level + "○" * (3 - level)
+            text.append(f"tension {lights}\n", style)
         if 0 <= self.frame < len(BURST_FRAMES):
             text.append(f"{BURST_FRAMES[self.frame]} {self._burst}!\n", "bold magenta")
         else:
-            text.append(f"{self.last}\n", "bold magenta" if "FIRED" in self.last else "dim")
-        text.append(f"{count(self.inside, 'card')} inside", "dim")
+            text.append(f"{self.last}\n", "bold magenta" if "!" in self.last else "dim")
+        where = "inside" if self.verb == "press" else "in the pile"
+        text.append(f"{count(self.inside, 'card')} {where}", "dim")
         return text
 
     def on_click(self, event: Click) -> None:

@@ -28,6 +28,7 @@ class SeatInfo:
     catchable: bool = False  # holds one card and has not called UNO: catch now!
     owes: str = ""
     level: int | None = None  # a person's level in the player store
+    away: bool = False        # a hosted table's person who is away: a bot plays for them
 
 
 class SeatBadge(Widget):
@@ -60,6 +61,8 @@ class SeatBadge(Widget):
         text.append(f"\n  {count(info.cards, 'card')} · {info.score} pts")
         if info.owes:
             text.append(f" · {info.owes}", "italic")
+        if info.away:
+            text.append(" · away", "dim")
         return text
 
     def on_click(self, event: Click) -> None:
