@@ -3,7 +3,7 @@
 of UNO Attack and classic UNO, seats rotating: the median, 99th percentile and longest of
 each kind's decisions in wall time (what a player waits for, so the machine's load shows
 in it), and the ratio of the medians. Win rates take many rounds:
-``uno-attack simulate --players 2 --bots smart,basic --games 400 --workers 2``.
+``uno-attack simulate --players 2 --bots smart,basic --games 1000 --workers 2``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from uno_attack.engine import Round
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
+from uno_attack.rules import rule_set
 from uno_attack.table import Table
 
 ROUNDS = 4
@@ -69,8 +70,9 @@ def _spread(times: list[float]) -> tuple[float, float, float]:
 
 def run() -> list[Row]:
     rows = []
-    budget = f"{DEFAULT_PLAYOUTS} playouts, cap {DEFAULT_BUDGET_MS:.0f} ms"
     for rules in ("attack", "classic"):
+        budget = (f"{DEFAULT_PLAYOUTS[rule_set(rules).unit]} playouts, "
+                  f"cap {DEFAULT_BUDGET_MS:.0f} ms")
         load = os.getloadavg()[0]
         times = move_times(rules)
         smart, basic = _spread(times["smart"]), _spread(times["basic"])

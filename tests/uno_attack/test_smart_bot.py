@@ -199,6 +199,15 @@ class TestSearch:
         assert frozen.last.playouts == 37
         assert sum(frozen.last.visits.values()) == 37
 
+    @pytest.mark.parametrize(("rules", "playouts"), [("attack", 200), ("classic", 400)])
+    def test_its_default_budget_is_the_rule_sets(self, rules: str, playouts: int) -> None:
+        """Classic UNO gets twice UNO Attack's playouts: its moves differ by less."""
+        game = table(["R1 R2 B3 G4 Y5", "Y1 Y2 Y3 Y4"], "R5", rules=rules)
+        frozen = SmartBot("s", seed=1, budget_ms=1, clock=lambda: 0.0)
+        frozen.choose(game, 0, game.legal_actions())
+        assert frozen.last is not None
+        assert frozen.last.playouts == playouts
+
     def test_stops_at_its_time_cap(self) -> None:
         """A fake clock that moves 1 ms each time it is read: a 20 ms cap stops the search
         after a handful of playouts, whatever the playout budget."""

@@ -41,7 +41,7 @@ class Player(Protocol):
 
 def make_bot(kind: str, name: str, *, seed: int | str | None = None,
              forget_uno: float = 0.0, policy: str = "attack",
-             playouts: int = DEFAULT_PLAYOUTS,
+             playouts: int | None = None,
              budget_ms: float = DEFAULT_BUDGET_MS) -> RandomBot | BasicBot | SmartBot:
     """A bot of this kind. ``forget_uno`` only matters to bots that call UNO; ``policy``
     (the launcher's ejection policy), ``playouts`` and ``budget_ms`` (per decision) only
@@ -56,4 +56,5 @@ def make_bot(kind: str, name: str, *, seed: int | str | None = None,
     raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOT_KINDS)})")
 
 
-__all__ = ["BOT_KINDS", "BasicBot", "Player", "RandomBot", "SmartBot", "make_bot"]
+__all__ = ["BOT_KINDS", "DEFAULT_PLAYOUTS", "BasicBot", "Player", "RandomBot", "SmartBot",
+           "make_bot"]

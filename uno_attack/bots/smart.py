@@ -2,7 +2,8 @@
 
 At each decision with more than one thing worth doing it runs a single-observer ISMCTS
 (Cowling, Powley & Whitehouse, *Information Set Monte Carlo Tree Search*, 2012) with a
-fixed number of playouts (so it is deterministic for a seed), cut short by a time cap:
+fixed number of playouts (so it is deterministic for a seed; more in classic UNO than in
+UNO Attack, :data:`DEFAULT_PLAYOUTS`), cut short by a time cap:
 
 1. **Determinise.** Deal every card it has not seen anew at random into the other hands
    and the stock, keeping each hand's size and what it knows of it: cards it gave away,
@@ -28,8 +29,9 @@ fixed number of playouts (so it is deterministic for a seed), cut short by a tim
    a loss 0.
 4. **Choose** the candidate with the best results, but keep the default policy's own
    choice unless that candidate beat it, world by world, by more than :data:`CONFIDENCE`
-   standard errors: a round's luck swamps most single moves, and a search that followed
-   every lucky difference would play worse than the policy it searches with.
+   standard errors (fewer in classic UNO, where it searches more): a round's luck swamps
+   most single moves, and a search that followed every lucky difference would play worse
+   than the policy it searches with.
 
 Out of turn (UNO calls, catches, jump-ins, going out) and when one candidate is left it
 acts as the basic bot. Its candidates are the listed legal actions (a wild naming only
@@ -43,9 +45,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 
 from sim_launcher.policies import BurstPolicy, PolicyTable, make_policy
 from uno_attack.actions import Action, Verb
@@ -58,13 +61,15 @@ from uno_attack.engine import Round
 from uno_attack.penalties import Unit
 from uno_attack.scoring import team_of
 
-#: Playouts per decision by default: a move in well under 0.5 s on a small machine.
-DEFAULT_PLAYOUTS = 200
+#: Playouts per decision by default, by what the rule set takes cards with: a move in well
+#: under 0.5 s on a small machine. A classic playout is cheaper, and classic needs more of
+#: them: its moves differ less than the launcher's luck makes them differ in UNO Attack.
+DEFAULT_PLAYOUTS: Mapping[Unit, int] = MappingProxyType({Unit.PRESS: 200, Unit.DRAW: 400})
 #: The time cap of a decision by default (milliseconds), whatever the playouts.
 DEFAULT_BUDGET_MS = 450.0
 #: How many standard errors better than the default policy's choice an action must do to
-#: be chosen instead.
-CONFIDENCE = 1.0
+#: be chosen instead, by rule set (as :data:`DEFAULT_PLAYOUTS`).
+CONFIDENCE: Mapping[Unit, float] = MappingProxyType({Unit.PRESS: 1.0, Unit.DRAW: 0.7})
 #: UCB1's exploration constant, for results between 0 and 1.
 EXPLORATION = 0.7
 #: Actions after which a playout stops and counts as half a win (a round that will not end).
@@ -102,7 +107,8 @@ class SmartBot:
     """The search bot (see the module docstring); deterministic given its seed and a
     playout budget (unless the time cap cuts a search short).
 
-    ``playouts``: playouts per decision; ``budget_ms``: the time cap per decision (no
+    ``playouts``: playouts per decision (``None``: the rule set's
+    :data:`DEFAULT_PLAYOUTS`); ``budget_ms``: the time cap per decision (no
     playout is begun that would end after it, were it as slow as the slowest so far);
     ``policy``: the launcher's ejection policy by name; ``forget_uno`` as the basic bot's.
     """
@@ -110,10 +116,10 @@ class SmartBot:
     kind = "smart"
 
     def __init__(self, name: str = "smart", *, seed: int | str | None = None,
-                 forget_uno: float = 0.0, playouts: int = DEFAULT_PLAYOUTS,
+                 forget_uno: float = 0.0, playouts: int | None = None,
                  budget_ms: float = DEFAULT_BUDGET_MS, policy: str = "attack",
                  clock: Callable[[], float] = time.perf_counter) -> None:
-        if playouts < 1:
+        if playouts is not None and playouts < 1:
             raise ValueError(f"playouts={playouts}: a search needs at least one playout")
         if not budget_ms > 0:
             raise ValueError(f"budget_ms={budget_ms}: must be more than 0")
@@ -194,9 +200,11 @@ class SmartBot:
         outcomes: dict[Action, list[float]] = {a: [] for a in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
+        unit = game.rules.unit
+        playouts = self.playouts or DEFAULT_PLAYOUTS[unit]
         done, slowest = 0, 0.0
         for r in range(rounds):
-            left = self.playouts - done
+            left = playouts - done
             share = max(1, left // ((rounds - r) * len(alive)) if r < rounds - 1
                         else -(-left // len(alive)))
             first = len(worlds)
@@ -209,7 +217,7 @@ class SmartBot:
             for world, luck, tension in worlds[first:]:
                 for action in alive:
                     now = self.clock()
-                    if done >= self.playouts or (done and now + slowest >= deadline):
+                    if done >= playouts or (done and now + slowest >= deadline):
                         break  # no playout is begun that would end after the cap
                     presses = launcher.policy(luck, tension) if launcher is not None else None
                     outcomes[action].append(self._playout(
@@ -227,7 +235,7 @@ class SmartBot:
                            {a: sum(o) for a, o in tried.items()}, self.clock() - started)
         best = max(alive, key=lambda a: _mean(outcomes[a]))
         if prior is not None and best != prior and \
-                not _clearly_better(outcomes[best], outcomes[prior]):
+                not _clearly_better(outcomes[best], outcomes[prior], CONFIDENCE[unit]):
             return prior
         return best
 
@@ -332,16 +340,16 @@ def _mean(results: Sequence[float]) -> float:
     return sum(results) / len(results) if results else -1.0
 
 
-def _clearly_better(results: Sequence[float], than: Sequence[float]) -> bool:
+def _clearly_better(results: Sequence[float], than: Sequence[float], confidence: float) -> bool:
     """Whether the first results beat the second, world by world (the same worlds, in the
-    same order), by more than :data:`CONFIDENCE` standard errors of the difference."""
+    same order), by more than ``confidence`` standard errors of the difference."""
     n = min(len(results), len(than))
     if n < 2:
         return False
     diffs = [a - b for a, b in zip(results, than, strict=False)]
     mean = sum(diffs) / n
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-    return mean > CONFIDENCE * spread if spread else mean > 0
+    return mean > confidence * spread if spread else mean > 0
 
 
 def _result(world: Round, seat: int) -> float:
