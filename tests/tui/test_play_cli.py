@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -52,6 +53,43 @@ def test_a_crash_of_the_game_exits_non_zero_and_closes_the_launcher(tmp_path: Pa
     game.read()
     assert marker.read_text() == "closed"
     assert f"--resume --save {save}".encode() in game.output.replace(b"\r\n", b"")
+
+
+#: Runs ``uno-attack play`` and marks the launcher's closing in a file.
+CLOSING = """
+import sys
+from pathlib import Path
+from uno_attack.cli import main
+from uno_attack.session import Session
+
+def close(self, _close=Session.close):
+    _close(self)
+    Path(sys.argv[1]).write_text("closed")
+
+Session.close = close
+sys.exit(main(["play", *sys.argv[2:]]))
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+def test_a_closed_terminal_or_a_stop_ends_the_game_and_closes_the_launcher(
+        tmp_path: Path, signum: signal.Signals) -> None:
+    """A terminal window closed under the game sends SIGHUP, a service stop SIGTERM: either
+    ends the game as 'q' does, the launcher closed (a motor stops), and the game saved."""
+    marker = tmp_path / "closed"
+    save = tmp_path / "game.json"
+    game = PtyGame([str(marker), "--quick", "--save", str(save), "--seed", "2",
+                    "--players", "2", "--humans", "Ann"], game_env(tmp_path),
+                   command=("-c", CLOSING))
+    try:
+        game.wait_for(b"Your hand")
+        game.proc.send_signal(signum)
+        assert game.wait_exit() == 0
+    finally:
+        if game.proc.poll() is None:
+            game.kill()
+    assert marker.read_text() == "closed"
+    assert save.is_file()
 
 
 def play(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

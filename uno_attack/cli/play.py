@@ -145,13 +145,16 @@ def unfinished_game(save: Path) -> SavedGame | None:
 
 def main(argv: list[str]) -> int:
     app = build_app(argv)
-    # SIGTERM (a service stop, a closed terminal's kill) ends the game like 'q' does; and
-    # whatever way the app ends, the launcher is closed so a real motor stops.
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: app.exit())
+    # SIGTERM (a service stop) and SIGHUP (the terminal window closed) end the game like
+    # 'q' does; and whatever way the app ends, the launcher is closed so a real motor stops.
+    stops = (signal.SIGTERM, signal.SIGHUP)
+    previous = {signum: signal.signal(signum, lambda signum, frame: app.exit())
+                for signum in stops}
     try:
         app.run()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         table = app.table
         app.close_table()
     problem = table.session.recorder.problem if isinstance(table, LocalTable) else None
