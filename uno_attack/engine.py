@@ -308,8 +308,10 @@ class Round:
             matching = self._matching[self.discard[-1]][self.color]
             ways = self._ways[turn]
             actions: list[Action] = []
-            for card in dict.fromkeys(hand):
-                if card in matching:
+            matched: list[Card] = []  # each card once, in the hand's order
+            for card in hand:
+                if card in matching and card not in matched:
+                    matched.append(card)
                     actions.extend(ways[card])
             if len(hand) == 1 and actions and self._kinds[hand[0]].end_refusal is not None:
                 actions = []  # a kind that may not be the last card (Trade Hands, RULES.md 4)
