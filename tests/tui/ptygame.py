@@ -51,6 +51,15 @@ class PtyGame:
                 raise AssertionError(f"{needle!r} never appeared; exit {self.proc.poll()}")
             self.read()
 
+    def wait_for_text(self, needle: str, timeout: float = 30.0) -> None:
+        """Like :meth:`wait_for`, in the text without control sequences (a screen may be
+        drawn in several writes, styles between the words)."""
+        deadline = time.monotonic() + timeout
+        while needle not in self.text():
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise AssertionError(f"{needle!r} never appeared; exit {self.proc.poll()}")
+            self.read()
+
     def wait_exit(self, timeout: float = 30.0) -> int:
         """The exit status, reading what it writes meanwhile (a long traceback must not
         fill the terminal's buffer and hold the process)."""

@@ -129,7 +129,7 @@ def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
             game.send(" ")
             game.read(0.3)
         game.wait_for(b"could not be saved")
-        assert "File too large" in game.text()
+        game.wait_for_text("File too large")  # the reason, drawn with the dialog
         assert replay(load(save)).passed  # the last good save, whole
         assert size <= save.stat().st_size <= 1500
         game.send("k")
