@@ -184,7 +184,7 @@ def test_play_says_on_stderr_that_it_did_not_record(tmp_path: Path) -> None:
         game.send("q")
         game.wait_for(b"Quit the game?")
         game.send("y")
-        assert game.proc.wait(30) == 0
+        assert game.wait_exit() == 0
         game.read()
     finally:
         if game.proc.poll() is None:
