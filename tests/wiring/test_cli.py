@@ -136,6 +136,12 @@ class Daemon:
         return "".join(self.lines)
 
 
+def push_when_ready(daemon: Daemon, line: str) -> None:
+    """Push the launcher's button as soon as the daemon says it is ready."""
+    if "ready:" in line:
+        daemon.send("push\n")
+
+
 class TestLauncherRun:
     def test_runs_takes_presses_and_stops_on_sigterm(self) -> None:
         daemon = Daemon("--launcher", "gpio:emulated", "--policy", "fixed:2", "--seed", "4")
@@ -153,10 +159,6 @@ class TestLauncherRun:
     def test_stops_cleanly_on_ctrl_c_during_an_eject(self) -> None:
         """SIGINT mid-burst: the eject reports stopped and the motor goes off."""
 
-        def push_when_ready(daemon: Daemon, line: str) -> None:
-            if "ready:" in line:
-                daemon.send("push\n")
-
         daemon = Daemon("--launcher", "gpio:emulated,scale=1", "--policy", "fixed:12", "-v",
                         on_line=push_when_ready)
         daemon.wait_for("motor forward")
@@ -168,10 +170,6 @@ class TestLauncherRun:
         assert "stopped: motor off, pins released (closed)" in log
 
     def test_ctrl_c_stops_the_serial_launcher_mid_eject(self) -> None:
-        def push_when_ready(daemon: Daemon, line: str) -> None:
-            if "ready:" in line:
-                daemon.send("push\n")
-
         daemon = Daemon("--launcher", "serial:emulated", "--policy", "fixed:12", "-v",
                         on_line=push_when_ready)
         daemon.wait_for("asking the board to eject 12")
