@@ -1,7 +1,9 @@
 """A process that writes rounds into a player store as fast as it can, for the
 concurrency test: ``python -m tests.store.writer DB TAG ROUNDS``.
 
-It opens the store, says ``ready``, waits for a line on stdin, then records ``ROUNDS``
+It says ``started`` once imported and waits for a line on stdin (so that several writers
+open the file at the same moment), opens the store, says ``ready``, waits for another
+line, then records ``ROUNDS``
 rounds (each in a match of its own ``TAG``, with Ann, a person both writers share) and
 prints the time span it wrote in. Any error ends it non-zero with the message.
 """
@@ -17,6 +19,8 @@ from uno_attack.store import PlayerStore
 
 def main(db: str, tag: str, rounds: int) -> int:
     transcript = {"name": "a long round", "steps": [f"{i % 4} press" for i in range(400)]}
+    print("started", flush=True)
+    sys.stdin.readline()
     with PlayerStore.open(db) as store:
         print("ready", flush=True)
         sys.stdin.readline()

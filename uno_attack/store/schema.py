@@ -14,6 +14,7 @@ same file at once: a writer waits for the other's transaction instead of failing
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from uno_attack.store.records import StoreError
@@ -23,6 +24,10 @@ APPLICATION_ID = 0x554E4F41
 
 #: How long a writer waits for another process's transaction before giving up.
 BUSY_TIMEOUT_S = 5.0
+
+#: How long to wait before trying again to switch a file that another program is
+#: opening to WAL mode.
+WAL_RETRY_S = 0.005
 
 #: The steps from an empty file to each version: ``MIGRATIONS[n]`` upgrades version ``n``
 #: to ``n + 1``. Never edit a released step; add one.
@@ -127,12 +132,24 @@ def connect(path: Path, *, create: bool = True, upgrade_to: int | None = None
 def _use_wal(conn: sqlite3.Connection) -> None:
     """WAL lets readers and a writer work at once; NORMAL sync is WAL's own advice: a
     commit survives a crash of the program, and the file is never corrupted. A read-only
-    file keeps the mode it has: it can still be read."""
-    try:
-        conn.execute("PRAGMA journal_mode = WAL")
-    except sqlite3.OperationalError as exc:
-        if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
-            raise
+    file keeps the mode it has: it can still be read.
+
+    Switching a new file to WAL needs it to itself, and SQLite answers "busy" at once,
+    without its busy handler, while another program is switching or opening the same
+    file; so the switch is tried again until the busy timeout runs out.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            break
+        except sqlite3.OperationalError as exc:
+            name = getattr(exc, "sqlite_errorname", "")
+            if name.startswith("SQLITE_READONLY"):
+                break
+            if not name.startswith("SQLITE_BUSY") or time.monotonic() >= deadline:
+                raise
+            time.sleep(WAL_RETRY_S)
     conn.execute("PRAGMA synchronous = NORMAL")
 
 
@@ -141,6 +158,19 @@ def version_of(conn: sqlite3.Connection) -> int:
 
 
 def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a file that is not a player database, or of a newer schema.
+
+    The reads are one transaction: another program creating the schema at this moment
+    is seen either before its first step or after it, never as tables without our id.
+    """
+    conn.execute("BEGIN")
+    try:
+        _check_snapshot(conn, path)
+    finally:
+        conn.execute("COMMIT")
+
+
+def _check_snapshot(conn: sqlite3.Connection, path: Path) -> None:
     app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
     if app_id not in (0, APPLICATION_ID):
         raise StoreError(f"{path}: an SQLite database of another program "
