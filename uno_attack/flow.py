@@ -548,7 +548,8 @@ class TableFlow:
             stand_in = self._stand_ins.get(player)
             if stand_in is None:
                 stand_in = make_bot(s.config.bots, s.names[player],
-                                    seed=f"{s.config.seed}:away:{player}")
+                                    seed=f"{s.config.seed}:away:{player}",
+                                    policy=s.config.policy)
                 self._stand_ins[player] = stand_in
             bot = stand_in
         game = self.game.copy()  # the table may move on (a person's catch) meanwhile

@@ -187,7 +187,8 @@ class Session:
             else:
                 bot_seed = f"{seed}:{self.match.round_no}:{p}"
                 self.players.append(make_bot(kind, name, seed=bot_seed,
-                                             forget_uno=self.config.forget_uno))
+                                             forget_uno=self.config.forget_uno,
+                                             policy=self.config.policy))
 
     def _meta(self) -> dict[str, Any]:
         m = self.match

@@ -138,7 +138,8 @@ class Run:
             seated = [seats[(s - shift) % players] for s in range(players)]
             match = Match([s.name for s in seated], options, seed=f"{seed}:{i}")
             game, record = match.deal_round()
-            bots = [make_bot(s.kind, s.name, seed=f"{seed}:{i}:{s.name}") for s in seated]
+            bots = [make_bot(s.kind, s.name, seed=f"{seed}:{i}:{s.name}", policy=self.policy)
+                    for s in seated]
             with open_launcher("sim", seed=hash_seed(seed, i), policy=self.policy) as launcher:
                 table = Table(game, bots, launcher, record, reload_rng=match.reload_rng(),
                               recording=self.save_dir is not None)

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pytest_mock import MockerFixture
 
+import uno_attack.simulate
 from tests.uno_attack.test_engine_properties import options
 from uno_attack.actions import Action
 from uno_attack.bots import make_bot
@@ -172,3 +174,9 @@ class TestLineUps:
                                       "random": wins["random-2"] + wins["random-3"]}
         assert sum(stats.wins_by_kind.values()) == 60
         assert stats.wins_by_kind["basic"] > 30  # the sensible bot beats two random ones
+
+
+def test_search_bots_model_the_run_s_ejection_policy(mocker: MockerFixture) -> None:
+    made = mocker.spy(uno_attack.simulate, "make_bot")
+    simulate(1, 2, "smart,basic", seed=3, policy="gentle")
+    assert {call.kwargs["policy"] for call in made.call_args_list} == {"gentle"}

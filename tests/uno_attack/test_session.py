@@ -8,7 +8,7 @@ import pytest
 
 from tests.tui.helpers import deal
 from uno_attack.actions import Action, Verb
-from uno_attack.bots import BasicBot
+from uno_attack.bots import BasicBot, SmartBot
 from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.options import Options
 from uno_attack.session import (
@@ -49,6 +49,15 @@ def test_a_forgetful_bot_drops_its_uno_call(tmp_path: Path) -> None:
     session.perform(action)
     assert session.game.uno_seat == 1
     assert session.bot_reactions() == [Action.call_uno(1)]  # remembers, if nobody catches
+
+
+def test_search_bots_model_the_table_s_ejection_policy() -> None:
+    session = Session(GameConfig(players=3, bots="smart", policy="brutal", launcher="sim",
+                                 seed=1, save=None))
+    session.start_round()
+    bots = session.players[1:]
+    assert all(isinstance(bot, SmartBot) for bot in bots)
+    assert [bot.policy for bot in bots] == ["brutal", "brutal"]
 
 
 def test_resume_replays_the_journal_to_the_same_state(tmp_path: Path) -> None:

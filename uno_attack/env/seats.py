@@ -105,7 +105,8 @@ class AgentTable:
         match = Match(self.names, self.config.options, seed=seed)
         game, record = match.deal_round()
         players: list[Player] = [
-            make_bot(self.bot_kinds[s], name, seed=f"{seed}:{name}") if s in self.bot_kinds
+            make_bot(self.bot_kinds[s], name, seed=f"{seed}:{name}", policy=self.config.policy)
+            if s in self.bot_kinds
             else _Agent(name) for s, name in enumerate(self.names)]
         launcher = open_launcher("sim", seed=random.Random(f"{seed}:launcher").getrandbits(32),
                                  policy=self.config.policy)
