@@ -26,7 +26,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from uno_attack.bots import BOT_KINDS, make_bot
+from uno_attack.bots import BOT_KINDS, DEFAULT_BUDGET_MS, make_bot
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import SaveError, clean_stale_temps
 from uno_attack.launcher import open_launcher
@@ -120,6 +120,8 @@ class Run:
     policy: str = "attack"
     options: Options = field(default_factory=Options)
     save_dir: Path | None = None
+    playouts: int | None = None  # the smart bot's search budget per decision (None: the
+    budget_ms: float = DEFAULT_BUDGET_MS  # rule set's default) and its time cap
 
     def stats(self) -> SimulationStats:
         seats = line_up(self.bots, self.players)[0]
@@ -138,7 +140,8 @@ class Run:
             seated = [seats[(s - shift) % players] for s in range(players)]
             match = Match([s.name for s in seated], options, seed=f"{seed}:{i}")
             game, record = match.deal_round()
-            bots = [make_bot(s.kind, s.name, seed=f"{seed}:{i}:{s.name}", policy=self.policy)
+            bots = [make_bot(s.kind, s.name, seed=f"{seed}:{i}:{s.name}", policy=self.policy,
+                             playouts=self.playouts, budget_ms=self.budget_ms)
                     for s in seated]
             with open_launcher("sim", seed=hash_seed(seed, i), policy=self.policy) as launcher:
                 table = Table(game, bots, launcher, record, reload_rng=match.reload_rng(),
@@ -181,13 +184,16 @@ def simulate(
     save_dir: Path | None = None,
     workers: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    playouts: int | None = None,
+    budget_ms: float = DEFAULT_BUDGET_MS,
 ) -> SimulationStats:
     """Play ``games`` independent single rounds and count what happened, in this process
     or spread over ``workers`` processes; ``on_progress(done)`` tells the rounds played
-    so far (after each round, or each chunk of them)."""
+    so far (after each round, or each chunk of them). ``playouts`` and ``budget_ms`` are
+    the ``smart`` bots' search budget per decision."""
     if not 1 <= workers <= MAX_WORKERS:
         raise UnoAttackError(f"workers = {workers}: must be 1 to {MAX_WORKERS}")
-    run = Run(players, bots, seed, policy, options or Options(), save_dir)
+    run = Run(players, bots, seed, policy, options or Options(), save_dir, playouts, budget_ms)
     if save_dir is not None:
         clean_stale_temps(save_dir)  # of a run killed mid-write
     if workers == 1 or games < 2:

@@ -269,6 +269,9 @@ class TestSimulate:
         (("--seed", "٣"), "argument --seed: '٣' is not a whole number"),
         (("--games", "1e3"), "argument --games: '1e3' is not a whole number"),
         (("--players", "11"), "--players 11: must be 2 to 10"),
+        (("--smart-playouts", "0"), "--smart-playouts 0: must be at least 1"),
+        (("--smart-ms", "nan"), "argument --smart-ms: 'nan' is not a number of milliseconds"),
+        (("--smart-ms", "0.5"), "'0.5' is not a number of milliseconds from 1 to 60000"),
     ])
     def test_bad_input_one_line_no_traceback(self, tmp_path: Path, args: tuple[str, ...],
                                              fragment: str) -> None:

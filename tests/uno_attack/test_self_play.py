@@ -180,3 +180,10 @@ def test_search_bots_model_the_run_s_ejection_policy(mocker: MockerFixture) -> N
     made = mocker.spy(uno_attack.simulate, "make_bot")
     simulate(1, 2, "smart,basic", seed=3, policy="gentle")
     assert {call.kwargs["policy"] for call in made.call_args_list} == {"gentle"}
+
+
+def test_search_bots_get_the_run_s_budget(mocker: MockerFixture) -> None:
+    made = mocker.spy(uno_attack.simulate, "make_bot")
+    simulate(1, 2, "smart,basic", seed=3, playouts=7, budget_ms=120)
+    assert {(call.kwargs["playouts"], call.kwargs["budget_ms"])
+            for call in made.call_args_list} == {(7, 120)}

@@ -56,5 +56,5 @@ def make_bot(kind: str, name: str, *, seed: int | str | None = None,
     raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOT_KINDS)})")
 
 
-__all__ = ["BOT_KINDS", "DEFAULT_PLAYOUTS", "BasicBot", "Player", "RandomBot", "SmartBot",
-           "make_bot"]
+__all__ = ["BOT_KINDS", "DEFAULT_BUDGET_MS", "DEFAULT_PLAYOUTS", "BasicBot", "Player",
+           "RandomBot", "SmartBot", "make_bot"]

@@ -41,13 +41,22 @@ def whole_number(text: str) -> int:
 
 def seconds(text: str) -> float:
     """A duration: a finite number of seconds from 0 to :data:`MAX_SECONDS`."""
+    return _number_between(text, 0, MAX_SECONDS, "seconds")
+
+
+def milliseconds(text: str) -> float:
+    """A time cap: a finite number of milliseconds from 1 to :data:`MAX_SECONDS`."""
+    return _number_between(text, 1, MAX_SECONDS * 1000, "milliseconds")
+
+
+def _number_between(text: str, low: float, high: float, unit: str) -> float:
     try:
         value = float(text) if text.isascii() else math.nan
     except ValueError:
         value = math.nan
-    if not 0 <= value <= MAX_SECONDS:  # also refuses nan and inf
+    if not low <= value <= high:  # also refuses nan and inf
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds from 0 to {MAX_SECONDS:g}")
+            f"{text!r} is not a number of {unit} from {low:g} to {high:g}")
     return value
 
 

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from uno_attack.bots import BOT_KINDS
+from uno_attack.bots import BOT_KINDS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS
 from uno_attack.cli import rule_options
-from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
+from uno_attack.cli.args import ArgumentParser, UsageError, milliseconds, whole_number
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_folder
 from uno_attack.penalties import Unit
@@ -44,6 +44,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=whole_number, default=1, help="a whole number (default 1)")
     parser.add_argument("--policy", default="attack", help="ejection policy (default attack)")
     rule_options.add_arguments(parser)
+    parser.add_argument("--smart-playouts", type=whole_number, default=None, metavar="N",
+                        help="playouts per decision of the smart bots (default "
+                             f"{_playouts_by_rule_set()})")
+    parser.add_argument("--smart-ms", type=milliseconds, default=DEFAULT_BUDGET_MS,
+                        metavar="MS", help="the smart bots' time cap per decision in "
+                                           f"milliseconds (default {DEFAULT_BUDGET_MS:g})")
     parser.add_argument("--workers", default="1", metavar="N",
                         help="worker processes to spread the rounds over (default 1)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -57,6 +63,8 @@ def main(argv: list[str]) -> int:
         parser.error(f"--players {players}: must be 2 to 10")
     if args.games < 1:
         parser.error(f"--games {args.games}: must be at least 1")
+    if args.smart_playouts is not None and args.smart_playouts < 1:
+        parser.error(f"--smart-playouts {args.smart_playouts}: must be at least 1")
     workers = _workers(args.workers)
     line_up(args.bots, players)  # an unknown kind is refused before anything is played
     options = rule_options.options_from(args)
@@ -69,12 +77,18 @@ def main(argv: list[str]) -> int:
     with _progress(args.games, shown=sys.stderr.isatty() and not args.json) as on_progress:
         stats = simulate(args.games, players, args.bots, args.seed, policy=args.policy,
                          options=options, save_dir=args.save, workers=workers,
-                         on_progress=on_progress)
+                         on_progress=on_progress, playouts=args.smart_playouts,
+                         budget_ms=args.smart_ms)
     if args.json:
         print(json.dumps(stats.to_json(), indent=2))
     else:
         print_stats(stats, rule_set(options.rules).unit)
     return 0
+
+
+def _playouts_by_rule_set() -> str:
+    return ", ".join(f"{n} in {'UNO Attack' if unit is Unit.PRESS else 'classic UNO'}"
+                     for unit, n in DEFAULT_PLAYOUTS.items())
 
 
 def _workers(text: str) -> int:
