@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from uno_attack.actions import Action, Verb
-from uno_attack.bots import SmartBot, make_bot
+from uno_attack.bots import BasicBot, SmartBot, make_bot
 from uno_attack.bots.worlds import Memory, sample_world, unseen
 from uno_attack.engine import Round
 from uno_attack.launcher import open_launcher
@@ -147,6 +147,30 @@ class TestMemory:
         memory.observe(game)
         assert memory.lacks[1] == [(2, lacked)]  # one of those cards may have gone
 
+    def test_a_world_agrees_when_a_sensible_player_holding_it_chose_the_same(self) -> None:
+        game = table(["R5 B3 B4", "R3 Y1 Y2"], "R2", rules="classic")
+        memory = watching(game)
+        acts(memory, game, "0 play R5")
+        game.apply(Action.parse("1 play R3", rules=game.rules))
+        memory.observe(game)
+        choose = BasicBot("model").choose
+        world = game.copy()
+        world.hands[1][:] = game.rules.parse_cards(["Y1", "Y7"])
+        assert memory.agrees(world, choose)  # R3 was its one play
+        world.hands[1][:] = game.rules.parse_cards(["RS", "Y7"])
+        assert not memory.agrees(world, choose)  # it would have skipped the bot
+        world.hands[1][:] = game.rules.parse_cards(["R9", "Y7"])
+        assert not memory.agrees(world, choose)  # it would have shed the 9
+        assert game.hands[1] == game.rules.parse_cards(["Y1", "Y2"])  # the real hand unread
+
+    def test_a_choice_after_taking_cards_is_not_gone_by(self) -> None:
+        game = table(["R5 B3 B4", "Y1 Y2 G3"], "R2", rules="classic")
+        memory = watching(game)
+        acts(memory, game, "0 play R5")
+        game.apply(Action.parse("1 draw", rules=game.rules))
+        memory.observe(game)
+        assert memory.choice is None
+
     def test_a_penalty_taken_says_nothing(self) -> None:
         game = table(["RH B3 B4", "Y1 Y2 G3"], "R2")
         memory = watching(game)
@@ -199,9 +223,9 @@ class TestSearch:
         assert frozen.last.playouts == 37
         assert sum(frozen.last.visits.values()) == 37
 
-    @pytest.mark.parametrize(("rules", "playouts"), [("attack", 200), ("classic", 400)])
+    @pytest.mark.parametrize(("rules", "playouts"), [("attack", 200), ("classic", 800)])
     def test_its_default_budget_is_the_rule_sets(self, rules: str, playouts: int) -> None:
-        """Classic UNO gets twice UNO Attack's playouts: its moves differ by less."""
+        """Classic UNO gets four times UNO Attack's playouts: its moves differ by less."""
         game = table(["R1 R2 B3 G4 Y5", "Y1 Y2 Y3 Y4"], "R5", rules=rules)
         frozen = SmartBot("s", seed=1, budget_ms=1, clock=lambda: 0.0)
         frozen.choose(game, 0, game.legal_actions())

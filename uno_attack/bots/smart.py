@@ -8,7 +8,9 @@ UNO Attack, :data:`DEFAULT_PLAYOUTS`), cut short by a time cap:
 1. **Determinise.** Deal every card it has not seen anew at random into the other hands
    and the stock, keeping each hand's size and what it knows of it: cards it gave away,
    cards a seat showed it lacks by taking instead of playing
-   (:func:`~uno_attack.bots.worlds.sample_world`, :class:`~uno_attack.bots.worlds.Memory`).
+   (:func:`~uno_attack.bots.worlds.sample_world`, :class:`~uno_attack.bots.worlds.Memory`);
+   in a two-player round, a world in which the default policy holding the other seat's
+   cards would not have made that seat's last choice is dealt again (a few times at most).
    A Wild Draw Four it must answer is a bluff in the world with the chance
    :mod:`~uno_attack.bots.odds` gives, and the bluffer's hand agrees. In UNO Attack each
    press is a chance event: it fires what the table's ejection policy (by name, ``attack``
@@ -64,12 +66,15 @@ from uno_attack.scoring import team_of
 #: Playouts per decision by default, by what the rule set takes cards with: a move in well
 #: under 0.5 s on a small machine. A classic playout is cheaper, and classic needs more of
 #: them: its moves differ less than the launcher's luck makes them differ in UNO Attack.
-DEFAULT_PLAYOUTS: Mapping[Unit, int] = MappingProxyType({Unit.PRESS: 200, Unit.DRAW: 400})
+DEFAULT_PLAYOUTS: Mapping[Unit, int] = MappingProxyType({Unit.PRESS: 200, Unit.DRAW: 800})
 #: The time cap of a decision by default (milliseconds), whatever the playouts.
 DEFAULT_BUDGET_MS = 450.0
 #: How many standard errors better than the default policy's choice an action must do to
 #: be chosen instead, by rule set (as :data:`DEFAULT_PLAYOUTS`).
-CONFIDENCE: Mapping[Unit, float] = MappingProxyType({Unit.PRESS: 1.0, Unit.DRAW: 0.7})
+CONFIDENCE: Mapping[Unit, float] = MappingProxyType({Unit.PRESS: 1.0, Unit.DRAW: 0.35})
+#: Worlds dealt at most before one in which the other seat's last choice is the model's
+#: (else the last dealt is kept).
+AGREEING_TRIES = 8
 #: UCB1's exploration constant, for results between 0 and 1.
 EXPLORATION = 0.7
 #: Actions after which a playout stops and counts as half a win (a round that will not end).
@@ -209,9 +214,12 @@ class SmartBot:
                         else -(-left // len(alive)))
             first = len(worlds)
             while len(worlds) < first + share:
-                world = sample_world(game, seat, rng, known=memory.known,
-                                     lacks=memory.lacks,
-                                     bluff=rng.random() < chance if bluff else None)
+                for _ in range(AGREEING_TRIES):
+                    world = sample_world(game, seat, rng, known=memory.known,
+                                         lacks=memory.lacks,
+                                         bluff=rng.random() < chance if bluff else None)
+                    if memory.agrees(world, self.model.choose):
+                        break
                 tension = launcher.tension(rng) if launcher is not None else 0
                 worlds.append((world, rng.getrandbits(32), tension))
             for world, luck, tension in worlds[first:]:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from uno_attack.actions import Action, Verb
-from uno_attack.cards import Card
+from uno_attack.cards import Card, Color
 from uno_attack.engine import Phase, Round
 from uno_attack.penalties import Challenge
 from uno_attack.rules import Kind
@@ -71,6 +71,10 @@ class Memory:
       seldom does; a card that moves hands aside is left out, as keeping one can pay), so
       the cards it held then include none of those. That lasts for as many of them as it
       has not played. Sampling keeps to it only as far as the unseen cards allow.
+    - The other seat's last choice (two players): when it answered the bot's play with one
+      card, the table it chose on is kept (:attr:`choice`), so that a search can ask of a
+      world whether a sensible player holding that world's cards would have chosen so
+      (:meth:`agrees`), and prefer the worlds in which it would.
 
     It forgets everything when it cannot follow the cards any more (the discard pile was
     reloaded, or hands moved between other seats).
@@ -84,6 +88,10 @@ class Memory:
     _mine: tuple[Card, ...] = ()        # the cards its last action put on the pile
     _sizes: tuple[int, ...] | None = None  # every hand's size after its last action …
     _owing: frozenset[int] = frozenset()   # … and the seats that owed a penalty then
+    #: The other seat's last choice: the table it chose on, the seat, the card and the
+    #: colour after it (the table's hidden cards are never read: a world's replace them).
+    choice: tuple[Round, int, Card, Color | None] | None = None
+    _left: Round | None = None  # the table its last play left (two players)
 
     def observe(self, game: Round) -> None:
         """Bring the memory up to what the round shows now."""
@@ -98,6 +106,8 @@ class Memory:
         hand = Counter(game.hands[self.seat])
         if game.players == 2:
             self._infer(game, hand, others if followed else None)
+            if followed and others:
+                self.choice = self._choice(game, others)
         for card in new:
             for cards in self.known.values():
                 if cards[card]:
@@ -128,13 +138,39 @@ class Memory:
             could = frozenset(card for card in matching if not swaps_hands(game.kind(card)))
             self.lacks.setdefault(other, []).append((self._sizes[other], could))
 
+    def _choice(self, game: Round, others: Sequence[Card]) -> tuple[Round, int, Card,
+                                                                     Color | None] | None:
+        """The other seat's choice of one card on the table the bot's play left it."""
+        left, other = self._left, 1 - self.seat
+        self._left = None
+        if left is None or len(others) != 1 or left.to_act != other or \
+                len(game.hands[other]) != len(left.hands[other]) - 1:
+            return None
+        return left, other, others[0], game.color
+
+    def agrees(self, world: Round, choose: Callable[[Round, int, Sequence[Action]], Action]
+               ) -> bool:
+        """Whether ``choose`` (a model of the other seat) holding the cards ``world`` deals
+        it would have made its last choice; true when there is none to go by."""
+        if self.choice is None:
+            return True
+        left, other, card, colour = self.choice
+        table = left.copy()
+        table.hands[other][:] = [*world.hands[other], card]
+        action = choose(table, other, table.legal_actions())
+        return action.cards == (card,) and (action.color is None or action.color is colour)
+
     def acted(self, game: Round, action: Action) -> None:
         """Note what its own action (not yet applied) does to what it knows."""
+        self.choice = self._left = None
         self._mine = action.cards
         self._sizes, self._owing = _after(game)
         if not action.cards:
             if action.verb is Verb.CATCH or action.verb is Verb.CHALLENGE:
                 self._sizes = None  # the cards it makes a seat take are no choice of theirs
+            elif action.verb is Verb.PASS and game.players == 2:
+                self._left = game.copy()  # a pass leaves a table it can tell
+                self._left.push(action)
             return  # a press or draw only adds cards to its hand
         kind = game.kind(action.cards[0])
         if kind.names_seat and action.target is not None:
@@ -152,6 +188,8 @@ class Memory:
             self._mine = probe.push(action)[1]  # with a Discard All's cards
             self._kept = Counter(probe.hands[self.seat])
             self._sizes, self._owing = _after(probe)
+            if game.players == 2:
+                self._left = probe
 
 
 def _after(game: Round) -> tuple[tuple[int, ...], frozenset[int]]:
