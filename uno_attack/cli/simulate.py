@@ -21,7 +21,7 @@ from uno_attack.cli.args import ArgumentParser, UsageError, milliseconds, whole_
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_folder
 from uno_attack.penalties import Unit
-from uno_attack.rules import rule_set
+from uno_attack.rules import RULE_SETS, rule_set
 from uno_attack.simulate import MAX_WORKERS, SimulationStats, check_run, line_up, simulate
 
 
@@ -87,8 +87,8 @@ def main(argv: list[str]) -> int:
 
 
 def _playouts_by_rule_set() -> str:
-    return ", ".join(f"{n} in {'UNO Attack' if unit is Unit.PRESS else 'classic UNO'}"
-                     for unit, n in DEFAULT_PLAYOUTS.items())
+    return ", ".join(f"{DEFAULT_PLAYOUTS[rules.unit]} in {rules.title}"
+                     for rules in RULE_SETS.values())
 
 
 def _workers(text: str) -> int:
