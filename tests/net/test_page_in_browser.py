@@ -63,8 +63,11 @@ async def tap_something(page: Page) -> str | None:
                      '#actions button[data-action="pass"]'):
         target = page.locator(selector).first
         if await target.count():
-            what = (await target.get_attribute("data-action")
-                    or await target.get_attribute("data-code") or selector)
+            try:
+                what = (await target.get_attribute("data-action", timeout=3000)
+                        or await target.get_attribute("data-code", timeout=3000) or selector)
+            except PlaywrightTimeout:
+                continue  # it went away as a new view came: look again
             seq = await page.evaluate("document.body.dataset.seq")
             await page.evaluate("document.getElementById('toast').hidden = true")
             try:
