@@ -10,6 +10,7 @@ from itertools import count
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_mock import MockerFixture
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import BasicBot, SmartBot, make_bot
@@ -243,6 +244,29 @@ class TestSearch:
         assert game.is_legal(action)
         assert bot.last is not None
         assert 1 <= bot.last.playouts <= 20
+
+    def test_in_classic_two_player_worlds_deal_the_other_seat_a_guessed_hand(
+            self, mocker: MockerFixture) -> None:
+        """Once it has followed a turn of the other seat, every world it searches deals that
+        seat one of the hands its belief holds."""
+        match = Match(["smart", "basic"], Options(rules="classic"), seed=5)
+        game, record = match.deal_round()
+        bot = SmartBot("smart", seed=5, playouts=8)
+        dealt: list[bool] = []
+
+        def checked(*args: object, **kwargs: object) -> Round:
+            belief = bot.memory.belief if bot.memory is not None else None
+            if belief is not None and belief.guesses:
+                known = kwargs["known"]
+                assert isinstance(known, dict)
+                dealt.append(known[1] in [Counter(g.hand) for g in belief.guesses])
+            return sample_world(*args, **kwargs)  # type: ignore[arg-type]
+
+        mocker.patch("uno_attack.bots.smart.sample_world", side_effect=checked)
+        Table(game, [bot, make_bot("basic", "basic")], open_launcher("sim", seed=5), record,
+              reload_rng=match.reload_rng()).play_round()
+        assert len(dealt) > 20
+        assert all(dealt)
 
     def test_refuses_an_empty_budget(self) -> None:
         with pytest.raises(ValueError, match="playouts=0"):

@@ -8,11 +8,16 @@ UNO Attack, :data:`DEFAULT_PLAYOUTS`), cut short by a time cap:
 1. **Determinise.** Deal every card it has not seen anew at random into the other hands
    and the stock, keeping each hand's size and what it knows of it: cards it gave away,
    cards a seat showed it lacks by taking instead of playing
-   (:func:`~uno_attack.bots.worlds.sample_world`, :class:`~uno_attack.bots.worlds.Memory`);
-   in a two-player round, a world in which the default policy holding the other seat's
-   cards would not have made that seat's last choice is dealt again (a few times at most).
-   A Wild Draw Four it must answer is a bluff in the world with the chance
-   :mod:`~uno_attack.bots.odds` gives, and the bluffer's hand agrees. In UNO Attack each
+   (:func:`~uno_attack.bots.worlds.sample_world`, :class:`~uno_attack.bots.worlds.Memory`).
+   In a two-player round of classic UNO the other seat's hand is one of the hands it has
+   followed that seat's turns with (:class:`~uno_attack.bots.belief.Belief`: hands with
+   which the default policy would have played every turn as that seat did). In UNO
+   Attack, where the launcher decides what a press takes and the replays do not follow
+   presses, a world in which the default policy holding the other seat's cards would not
+   have made that seat's last choice is dealt again instead (a few times at most). A Wild
+   Draw Four it must answer is a bluff in the world as the guessed hand makes it, else
+   with the chance :mod:`~uno_attack.bots.odds` gives, and the bluffer's hand agrees. In
+   UNO Attack each
    press is a chance event: it fires what the table's ejection policy (by name, ``attack``
    by default) would fire, from a tension (empty presses in a row) drawn from how often the
    policy is at each, as the bot is not told of presses.
@@ -20,9 +25,11 @@ UNO Attack, :data:`DEFAULT_PLAYOUTS`), cut short by a time cap:
    launcher's draws and the reloads' shuffles) is played once from each candidate, so
    they are compared on the same luck, and sequential halving (Karnin, Koren & Somekh,
    2013) gives the better half of them more worlds, round after round. Below the root the
-   tree holds the bot's own later decisions: UCB1 over the actions available in the world
-   at hand (each counted as tried only in the visits where it was available), one new
-   action added per playout. Between its decisions the other seats play by the default
+   tree holds the bot's own later decisions: the default policy's choice first, another
+   action only once those tried are well visited (progressive widening,
+   :data:`WIDENING`), UCB1 over those tried and available in the world at hand (each
+   counted as tried only in the visits where it was available), one new action added
+   per playout. Between its decisions the other seats play by the default
    policy (the ``basic`` bot's choice: a model of a sensible opponent), and what they did
    is the edge to its next decision node, so each node is one of its information sets as
    far as it sees the others' moves.
@@ -47,6 +54,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -55,6 +63,7 @@ from types import MappingProxyType
 from sim_launcher.policies import BurstPolicy, PolicyTable, make_policy
 from uno_attack.actions import Action, Verb
 from uno_attack.bots.basic import BasicBot
+from uno_attack.bots.belief import Belief
 from uno_attack.bots.odds import bluff_chance
 from uno_attack.bots.worlds import Memory, sample_world
 from uno_attack.cards import Card
@@ -77,6 +86,10 @@ CONFIDENCE: Mapping[Unit, float] = MappingProxyType({Unit.PRESS: 1.0, Unit.DRAW:
 AGREEING_TRIES = 8
 #: UCB1's exploration constant, for results between 0 and 1.
 EXPLORATION = 0.7
+#: Visits per action tried that a decision in the tree needs before another is tried: at
+#: a few hundred playouts a move, an action tried at random below the root mostly adds
+#: noise, so the tree keeps to the default policy's choice until a node is well visited.
+WIDENING = 10
 #: Actions after which a playout stops and counts as half a win (a round that will not end).
 ROLLOUT_LIMIT = 1000
 #: The longest run of empty presses the tension model follows, for a policy with no bound.
@@ -141,7 +154,7 @@ class SmartBot:
 
     # -- the table's questions -----------------------------------------------------------
     def react(self, game: Round, seat: int) -> Action | None:
-        memory = self._memory(seat)
+        memory = self._memory(seat, game)
         memory.observe(game)
         action = self.reflex.react(game, seat)
         if action is not None:
@@ -149,17 +162,16 @@ class SmartBot:
         return action
 
     def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
-        memory = self._memory(seat)
+        started = self.clock()  # the cap counts what following the other seat takes
+        memory = self._memory(seat, game)
         memory.observe(game)
         candidates = self.candidates(game, seat, legal)
         if len(candidates) == 1:
             action = candidates[0]
         else:
-            usual = self.model.choose(game, seat, legal)
-            prior = Action.play(seat, usual.cards, usual.color, usual.target) \
-                if usual.verb is _PLAY else usual
+            prior = _bare(self.model.choose(game, seat, legal))
             action = self.search(game, seat, candidates,
-                                 prior if prior in candidates else None)
+                                 prior if prior in candidates else None, started=started)
         if action.verb is _PLAY:
             action = self.reflex.with_call(game, action)
         memory.acted(game, action)
@@ -190,10 +202,12 @@ class SmartBot:
 
     # -- the search -----------------------------------------------------------------------
     def search(self, game: Round, seat: int, candidates: Sequence[Action],
-               prior: Action | None = None) -> Action:
+               prior: Action | None = None, *, started: float | None = None) -> Action:
         """The best of ``candidates`` after the playouts (module docstring); ``prior``,
-        the default policy's choice, unless another is clearly better."""
-        started = self.clock()
+        the default policy's choice, unless another is clearly better. The time cap runs
+        from ``started`` (by default, now)."""
+        if started is None:
+            started = self.clock()
         deadline = started + self.budget_ms / 1000
         rng = random.Random(f"{self.seed}:{_view(game, seat)}")
         memory = self._memory(seat)
@@ -214,12 +228,19 @@ class SmartBot:
                         else -(-left // len(alive)))
             first = len(worlds)
             while len(worlds) < first + share:
-                for _ in range(AGREEING_TRIES):
-                    world = sample_world(game, seat, rng, known=memory.known,
-                                         lacks=memory.lacks,
-                                         bluff=rng.random() < chance if bluff else None)
-                    if memory.agrees(world, self.model.choose):
-                        break
+                guesses = memory.belief.guesses if memory.belief is not None else ()
+                if guesses:
+                    guess = guesses[rng.randrange(len(guesses))]
+                    world = sample_world(game, seat, rng,
+                                         known={1 - seat: Counter(guess.hand)},
+                                         bluff=bool(guess.bluff) if bluff else None)
+                else:
+                    for _ in range(AGREEING_TRIES):
+                        world = sample_world(game, seat, rng, known=memory.known,
+                                             lacks=memory.lacks,
+                                             bluff=rng.random() < chance if bluff else None)
+                        if memory.agrees(world, self.model.choose):
+                            break
                 tension = launcher.tension(rng) if launcher is not None else 0
                 worlds.append((world, rng.getrandbits(32), tension))
             for world, luck, tension in worlds[first:]:
@@ -268,8 +289,10 @@ class SmartBot:
                     new = False
                 else:
                     node = node.children.setdefault(tuple(seen), _Node())
-                    legal = self.candidates(world, seat, world.legal_actions())
-                    child, action, new = _select(node, legal, rng)
+                    listed = world.legal_actions()
+                    legal = self.candidates(world, seat, listed)
+                    usual = _bare(model.choose(world, seat, listed))
+                    child, action, new = _select(node, legal, usual, rng)
                 seen = []
                 path.append(child)
                 node = None if new else child
@@ -285,28 +308,45 @@ class SmartBot:
             child.wins += result
         return result
 
-    def _memory(self, seat: int) -> Memory:
+    def _memory(self, seat: int, game: Round | None = None) -> Memory:
         if self.memory is None or self.memory.seat != seat:
             self.memory = Memory(seat)
+        if game is not None and self.memory.belief is None and game.players == 2 and \
+                game.rules.unit is Unit.DRAW:
+            self.memory.belief = Belief(seat, self.model.choose,
+                                        random.Random(f"{self.seed}:belief:{seat}"))
         return self.memory
 
 
-def _select(node: _Node, legal: Sequence[Action],
+def _bare(action: Action) -> Action:
+    """A play without its UNO call, as the candidates are (the call goes with it)."""
+    return Action.play(action.seat, action.cards, action.color, action.target) \
+        if action.verb is _PLAY else action
+
+
+def _select(node: _Node, legal: Sequence[Action], usual: Action,
             rng: random.Random) -> tuple[_Node, Action, bool]:
-    """UCB1 over the actions available now (an untried one first, at random): the child,
-    its action, and whether it is new."""
+    """The action to take at one of the bot's decisions in the tree: the default policy's
+    choice (``usual``) first; another, at random, only once the actions tried have had
+    :data:`WIDENING` visits each (progressive widening); else UCB1 over those tried. The
+    child, its action, and whether it is new."""
     children = node.children
-    untried = [a for a in legal if a not in children]
-    for action in legal:
-        if action in children:
-            children[action].avail += 1
-    if untried:
-        action = untried[rng.randrange(len(untried))]
-        child = children[action] = _Node()
+    tried = [a for a in legal if a in children]
+    for action in tried:
+        children[action].avail += 1
+    pick = None
+    if usual in legal and usual not in children:
+        pick = usual
+    elif len(tried) < len(legal) and \
+            sum(children[a].visits for a in tried) >= WIDENING * len(tried):
+        untried = [a for a in legal if a not in children]
+        pick = untried[rng.randrange(len(untried))]
+    if pick is not None:
+        child = children[pick] = _Node()
         child.avail = 1
-        return child, action, True
-    best, best_score = legal[0], -1.0
-    for action in legal:
+        return child, pick, True
+    best, best_score = tried[0], -1.0
+    for action in tried:
         child = children[action]
         score = child.wins / child.visits + EXPLORATION * math.sqrt(
             math.log(child.avail) / child.visits)

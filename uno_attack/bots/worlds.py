@@ -16,12 +16,16 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import Card, Color
 from uno_attack.engine import Phase, Round
 from uno_attack.penalties import Challenge
 from uno_attack.rules import Kind
+
+if TYPE_CHECKING:
+    from uno_attack.bots.belief import Belief
 
 #: Tries at dealing a bluffer a card of the colour it bluffed on before one is put in.
 _BLUFF_TRIES = 20
@@ -75,6 +79,9 @@ class Memory:
       card, the table it chose on is kept (:attr:`choice`), so that a search can ask of a
       world whether a sensible player holding that world's cards would have chosen so
       (:meth:`agrees`), and prefer the worlds in which it would.
+    - The other seat's possible hands (two players, given a :attr:`belief`): followed
+      over every turn of that seat from the table the seat's own action left
+      (:class:`~uno_attack.bots.belief.Belief`).
 
     It forgets everything when it cannot follow the cards any more (the discard pile was
     reloaded, or hands moved between other seats).
@@ -91,7 +98,11 @@ class Memory:
     #: The other seat's last choice: the table it chose on, the seat, the card and the
     #: colour after it (the table's hidden cards are never read: a world's replace them).
     choice: tuple[Round, int, Card, Color | None] | None = None
+    #: The other seat's possible hands, followed turn by turn (two players, see
+    #: :class:`Belief`), when a model of it is given.
+    belief: Belief | None = None
     _left: Round | None = None  # the table its last play left (two players)
+    _since: Round | None = None  # the table the belief follows the other seat from
 
     def observe(self, game: Round) -> None:
         """Bring the memory up to what the round shows now."""
@@ -108,6 +119,11 @@ class Memory:
             self._infer(game, hand, others if followed else None)
             if followed and others:
                 self.choice = self._choice(game, others)
+            if self.belief is not None:
+                if not followed or any(swaps_hands(game.kind(card)) for card in others):
+                    self.belief.clear()
+                self.belief.follow(self._since, game)
+                self._since = game.copy()  # until its own action leaves another table
         for card in new:
             for cards in self.known.values():
                 if cards[card]:
@@ -162,14 +178,17 @@ class Memory:
 
     def acted(self, game: Round, action: Action) -> None:
         """Note what its own action (not yet applied) does to what it knows."""
-        self.choice = self._left = None
+        self.choice = self._left = self._since = None
+        if self.belief is not None and action.verb is Verb.DRAW:
+            self._since = game.copy()  # what it draws it sees at once
+            self._since.push(action)
         self._mine = action.cards
         self._sizes, self._owing = _after(game)
         if not action.cards:
             if action.verb is Verb.CATCH or action.verb is Verb.CHALLENGE:
                 self._sizes = None  # the cards it makes a seat take are no choice of theirs
             elif action.verb is Verb.PASS and game.players == 2:
-                self._left = game.copy()  # a pass leaves a table it can tell
+                self._left = self._since = game.copy()  # a pass leaves a table it can tell
                 self._left.push(action)
             return  # a press or draw only adds cards to its hand
         kind = game.kind(action.cards[0])
@@ -189,7 +208,7 @@ class Memory:
             self._kept = Counter(probe.hands[self.seat])
             self._sizes, self._owing = _after(probe)
             if game.players == 2:
-                self._left = probe
+                self._left = self._since = probe
 
 
 def _after(game: Round) -> tuple[tuple[int, ...], frozenset[int]]:
@@ -291,3 +310,4 @@ def _take(rest: list[Card], indexes: Iterable[int]) -> list[Card]:
     for i in reversed(chosen):
         del rest[i]
     return taken
+
