@@ -66,11 +66,15 @@ class Belief:
     Each turn of the other seat is replayed from the table the seat's own action left, once
     for each hand kept, with the model (``choose``) playing that hand and what it takes
     dealt at random from the unseen cards; a hand is kept when the replay ends where the
-    round is (the same cards played, the same hand size, colour and turn). Hands lost are
-    made up from the kept ones: a kept one with one of its cards swapped for an unseen card,
-    if the turns since that card came still replay as they were played; else the kept one
-    again. A player that plays as the model does is thus followed over many turns, not one:
-    what it played, what it kept and when it drew all narrow its hand.
+    round is (the same cards played, the same hand size, colour and turn). Before that, a
+    hand without a card the seat has just played from its hand is given it, for one of its
+    other cards, if the turns since that card came still replay as they were played (else
+    it is dropped): a turn that shows cards few hands held does not lose every hand at
+    once. Hands lost are made up from the kept ones: a kept one with one of its cards
+    swapped for an unseen card in the same way; else the kept one again. When none is
+    kept, hands are dealt anew (holding what the turn played). A player that plays as the
+    model does is thus followed over many turns, not one: what it played, what it kept and
+    when it drew all narrow its hand.
     """
 
     def __init__(self, seat: int, choose: Choose, rng: random.Random) -> None:
@@ -85,6 +89,7 @@ class Belief:
         self.misses = 0
 
     def clear(self) -> None:
+        """Forget every guess (the cards cannot be followed any more)."""
         self.guesses = []
         self.turns = []
 
@@ -106,12 +111,14 @@ class Belief:
         left, after = turn.left, turn.after
         size = len(left.hands[self.other])
         played = len(after.discard) - len(left.discard)
-        tries = _DRAW_TRIES if len(after.hands[self.other]) + played > size else 1
-        rng = self.rng
-        # What it played from its hand (all of it, unless it took cards: then not the
-        # cards after the first it took): a guess without them is given them, if it can.
         drew = len(after.hands[self.other]) - size + played
+        tries = _DRAW_TRIES if drew > 0 else 1
+        rng = self.rng
+        # What it played from its hand (all it played, unless it took cards: then the
+        # cards but the last ``drew``): a guess without them is given them, if it can be.
         needed = list(after.discard[len(left.discard):len(after.discard) - drew])
+        if len(needed) > size:
+            needed = []  # cards came into its hand some other way: nothing to go by
         repair = [self._scaled(_MOVE_BUDGET)]
         holding = [g for g in (self._holding(guess, needed, repair) for guess in self.guesses)
                    if g is not None]
