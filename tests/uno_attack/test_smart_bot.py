@@ -248,7 +248,7 @@ class TestSearch:
     def test_in_classic_two_player_worlds_deal_the_other_seat_a_guessed_hand(
             self, mocker: MockerFixture) -> None:
         """Once it has followed a turn of the other seat, every world it searches deals that
-        seat one of the hands its belief holds."""
+        seat one of the hands its belief holds; it holds no more than its playouts."""
         match = Match(["smart", "basic"], Options(rules="classic"), seed=5)
         game, record = match.deal_round()
         bot = SmartBot("smart", seed=5, playouts=8)
@@ -267,6 +267,9 @@ class TestSearch:
               reload_rng=match.reload_rng()).play_round()
         assert len(dealt) > 20
         assert all(dealt)
+        assert bot.memory is not None
+        assert bot.memory.belief is not None
+        assert 0 < len(bot.memory.belief.guesses) <= 8  # no more hands than worlds a move
 
     def test_refuses_an_empty_budget(self) -> None:
         with pytest.raises(ValueError, match="playouts=0"):

@@ -21,16 +21,18 @@ from uno_attack.bots.worlds import unseen
 from uno_attack.cards import Card
 from uno_attack.engine import Round
 
-#: Hands a :class:`Belief` keeps (and deals anew, when it has none left to follow), and
-#: the misses in a row (:attr:`Belief.misses`) after which it works least.
+#: Hands a :class:`Belief` keeps by default (and deals anew, when it has none left to
+#: follow), and the misses in a row (:attr:`Belief.misses`) after which it works least.
 PARTICLES = 128
 _GIVING_UP = 4
 #: Replays of a turn in which the other seat took cards, each with other cards taken,
 #: before a hand is given up: what it took, not what it held, may be what failed.
 _DRAW_TRIES = 3
-#: Turns a guess remembers, and turn replays spent at most making up the hands lost.
+#: Turns a guess remembers, and turn replays spent at most (for :data:`PARTICLES` hands,
+#: in proportion for fewer) giving the hands the cards just played, and again making up
+#: the hands lost.
 _HISTORY = 12
-_MOVE_BUDGET = 600
+_REPLAYS = 600
 #: Actions of one turn after which a replay gives up (a turn that will not end).
 _REPLAY_LIMIT = 30
 
@@ -77,7 +79,9 @@ class Belief:
     when it drew all narrow its hand.
     """
 
-    def __init__(self, seat: int, choose: Choose, rng: random.Random) -> None:
+    def __init__(self, seat: int, choose: Choose, rng: random.Random, *,
+                 particles: int = PARTICLES) -> None:
+        self.particles = particles
         self.seat = seat
         self.other = 1 - seat
         self.choose = choose
@@ -119,7 +123,7 @@ class Belief:
         needed = list(after.discard[len(left.discard):len(after.discard) - drew])
         if len(needed) > size:
             needed = []  # cards came into its hand some other way: nothing to go by
-        repair = [self._scaled(_MOVE_BUDGET)]
+        repair = [self._scaled(_REPLAYS * self.particles // PARTICLES)]
         holding = [g for g in (self._holding(guess, needed, repair) for guess in self.guesses)
                    if g is not None]
         kept = self._survivors(turn, holding, tries)
@@ -134,10 +138,10 @@ class Belief:
             cards = list((+rest).elements())
             kept = self._survivors(
                 turn, [Guess((*needed, *rng.sample(cards, size - len(needed))))
-                       for _ in range(self._scaled(PARTICLES))], tries)
-        budget = [self._scaled(_MOVE_BUDGET)]
+                       for _ in range(self._scaled(self.particles))], tries)
+        budget = [self._scaled(_REPLAYS * self.particles // PARTICLES)]
         made = [self._move(kept[rng.randrange(len(kept))], budget)
-                for _ in range(PARTICLES - len(kept))] if kept else []
+                for _ in range(self.particles - len(kept))] if kept else []
         self.guesses = kept + made
 
     def _scaled(self, effort: int) -> int:
@@ -146,7 +150,7 @@ class Belief:
 
     def _survivors(self, turn: _Turn, guesses: Sequence[Guess], tries: int) -> list[Guess]:
         """The guesses with which the turn replays as it was played (each replayed up to
-        ``tries`` times), at most :data:`PARTICLES`, this turn added to their past."""
+        ``tries`` times), as many as it keeps at most, this turn added to their past."""
         kept = []
         for guess in guesses:
             for _ in range(tries):
@@ -156,7 +160,7 @@ class Belief:
                     kept.append(Guess(hand, bluff, (*guess.past, (guess.hand, taken))
                                       [-_HISTORY:]))
                     break
-            if len(kept) >= PARTICLES:
+            if len(kept) >= self.particles:
                 break
         return kept
 

@@ -63,7 +63,7 @@ from types import MappingProxyType
 from sim_launcher.policies import BurstPolicy, PolicyTable, make_policy
 from uno_attack.actions import Action, Verb
 from uno_attack.bots.basic import BasicBot
-from uno_attack.bots.belief import Belief
+from uno_attack.bots.belief import PARTICLES, Belief
 from uno_attack.bots.odds import bluff_chance
 from uno_attack.bots.worlds import Memory, sample_world
 from uno_attack.cards import Card
@@ -313,8 +313,9 @@ class SmartBot:
             self.memory = Memory(seat)
         if game is not None and self.memory.belief is None and game.players == 2 and \
                 game.rules.unit is Unit.DRAW:
-            self.memory.belief = Belief(seat, self.model.choose,
-                                        random.Random(f"{self.seed}:belief:{seat}"))
+            self.memory.belief = Belief(  # no more hands than worlds it deals a decision
+                seat, self.model.choose, random.Random(f"{self.seed}:belief:{seat}"),
+                particles=min(PARTICLES, self.playouts or DEFAULT_PLAYOUTS[Unit.DRAW]))
         return self.memory
 
 
