@@ -211,6 +211,7 @@ class SmartBot:
         deadline = started + self.budget_ms / 1000
         rng = random.Random(f"{self.seed}:{_view(game, seat)}")
         memory = self._memory(seat)
+        guesses = memory.belief.guesses if memory.belief is not None else ()
         bluff = _must_answer_wild_draw_four(game, seat)
         chance = bluff_chance(game, seat) if bluff else 0.0
         launcher = _launcher(self.policy) if game.rules.unit is Unit.PRESS else None
@@ -228,7 +229,6 @@ class SmartBot:
                         else -(-left // len(alive)))
             first = len(worlds)
             while len(worlds) < first + share:
-                guesses = memory.belief.guesses if memory.belief is not None else ()
                 if guesses:
                     guess = guesses[rng.randrange(len(guesses))]
                     world = sample_world(game, seat, rng,
