@@ -1,5 +1,5 @@
-"""``uno-attack wiring show|check|calibrate|safe``: see the wiring, test every part of it,
-measure the machine, and put the motor in a safe state."""
+"""``uno-attack wiring show|schematic|check|calibrate|safe``: see the wiring and the whole
+circuit, test every part of it, measure the machine, and put the motor in a safe state."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from wiring.pinmap import (
     user_pin_map_path,
     write_calibration,
 )
+from wiring.schematic import BOARDS
 from wiring.show import render_svg, render_text
 
 CHECK_TIME_SCALE = 20.0  # the emulated world of `wiring check --emulated`
@@ -36,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="draw the 40-pin header with each used pin's role")
     show.add_argument("--pins", metavar="FILE", help="pin map (default: see docs)")
     show.add_argument("--svg", metavar="OUT", help="also write the picture as SVG to OUT")
+    schematic = sub.add_parser("schematic", help="draw the whole circuit (board, H-bridge, "
+                               "motor, beam, button, LED, buzzer, hopper switch) as SVG")
+    schematic.add_argument("--pins", metavar="FILE", help="pin map (default: see docs)")
+    schematic.add_argument("--board", choices=BOARDS, default="pi",
+                           help="pi: the map's BCM pins; pico: the Pico firmware's pins for "
+                                "the map's parts (default: pi)")
+    schematic.add_argument("--svg", metavar="OUT", required=True, help="write the SVG here")
     check = sub.add_parser("check", help="test each part in turn and print a table")
     check.add_argument("--pins", metavar="FILE", help="pin map (default: see docs)")
     check.add_argument("--emulated", action="store_true",
@@ -68,6 +76,8 @@ def main(argv: list[str]) -> int:
         return show(args.pins, args.svg)
     if args.command == "safe":
         return safe(args.pins)
+    if args.command == "schematic":
+        return schematic(args.pins, args.board, args.svg)
     if args.fault and not args.emulated:
         raise UnoAttackError("--fault needs --emulated")
     if args.command == "calibrate":
@@ -80,12 +90,32 @@ def show(pins: str | None, svg: str | None) -> int:
     pin_map = load_pin_map(pins)
     print(render_text(pin_map))
     if svg:
-        try:
-            Path(svg).write_text(render_svg(pin_map), encoding="utf-8")
-        except OSError as exc:
-            raise UnoAttackError(f"cannot write {svg}: {exc.strerror}") from None
+        _write(svg, render_svg(pin_map))
         print(f"\nwrote {svg}")
     return 0
+
+
+def schematic(pins: str | None, board_name: str, svg: str) -> int:
+    from wiring.schematic import board_for, render_schematic
+
+    pin_map = load_pin_map(pins)
+    board = board_for(pin_map, board_name)
+    _write(svg, render_schematic(pin_map, board))
+    print(f"{board.title}, pin map {pin_map.source}:")
+    for pin in board.pins:
+        print(f"  {pin.role:<12}  {pin.name:<6}  {pin.edge}")
+    if board.left_out:
+        print(f"  not drawn: {', '.join(board.left_out)} (pico.py's PINS wires no pin "
+              "for them)")
+    print(f"wrote {svg}")
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UnoAttackError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def _open(pin_map: PinMap, *, emulated: bool, faults: list[str], seed: int | None
