@@ -1,5 +1,6 @@
-"""``uno-attack wiring show|schematic|check|calibrate|safe``: see the wiring and the whole
-circuit, test every part of it, measure the machine, and put the motor in a safe state."""
+"""``uno-attack wiring show|schematic|check|calibrate|safe|install-service``: see the wiring
+and the whole circuit, test every part of it, measure the machine, put the motor in a safe
+state, and run it all as a service."""
 
 from __future__ import annotations
 
@@ -44,6 +45,20 @@ def _parser() -> argparse.ArgumentParser:
                            help="pi: the map's BCM pins; pico: the Pico firmware's pins for "
                                 "the map's parts (default: pi)")
     schematic.add_argument("--svg", metavar="OUT", required=True, help="write the SVG here")
+    service = sub.add_parser("install-service", help="write the systemd unit for your user: "
+                             "the hosted table (--host, default) or the standalone launcher")
+    kind = service.add_mutually_exclusive_group()
+    kind.add_argument("--host", dest="kind", action="store_const", const="host",
+                      help="uno-attack host --lan --launcher gpio, at boot (default)")
+    kind.add_argument("--standalone", dest="kind", action="store_const", const="standalone",
+                      help="uno-attack launcher run --launcher gpio, at boot")
+    service.add_argument("--user", metavar="NAME",
+                         help="who runs it (default: the user who ran sudo); never root")
+    service.add_argument("--output", metavar="FILE",
+                         help="write here instead of /etc/systemd/system ('-': print it)")
+    service.add_argument("args", nargs="*", metavar="-- OPTION",
+                         help="after '--': more options for the command the unit runs "
+                              "(e.g. -- --humans Ann,Bob --players 4)")
     check = sub.add_parser("check", help="test each part in turn and print a table")
     check.add_argument("--pins", metavar="FILE", help="pin map (default: see docs)")
     check.add_argument("--emulated", action="store_true",
@@ -76,6 +91,10 @@ def main(argv: list[str]) -> int:
         return show(args.pins, args.svg)
     if args.command == "safe":
         return safe(args.pins)
+    if args.command == "install-service":
+        from wiring.service import install
+
+        return install(args.kind or "host", args.user, args.output, args.args)
     if args.command == "schematic":
         return schematic(args.pins, args.board, args.svg)
     if args.fault and not args.emulated:
