@@ -182,8 +182,8 @@ class UnitRun:
             made = self.dirs[base] / unit[name][0]
             made.mkdir(parents=True)
             os.chown(made, who.pw_uid, who.pw_gid)
-        self.env = {"PATH": os.environ["PATH"], "HOME": unit["WorkingDirectory"][0], "USER": who.pw_name,
-                    "LANG": "C.UTF-8"}
+        self.env = {"PATH": os.environ["PATH"], "HOME": unit["WorkingDirectory"][0],
+                    "USER": who.pw_name, "LANG": "C.UTF-8"}
         for assignment in unit.get("Environment", []):
             key, _, value = self.expand(assignment).partition("=")
             self.env[key] = value
