@@ -10,10 +10,13 @@ by default). The pin map is ``settings.config`` when it is a path, else the one
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sim_launcher.dispenser import Debouncer
@@ -174,9 +177,46 @@ def _on_real_pins(open_: Callable[[], T]) -> T:
             warnings.simplefilter("ignore", PinFactoryFallback)
             return open_()
     except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
+        if not any(_importable(name) for name in PIN_LIBRARIES):
+            raise LauncherError(f"gpio: no pin library: gpiozero found none of lgpio, "
+                                f"RPi.GPIO or pigpio; on any Raspberry Pi run: "
+                                f"{pin_library_command()}") from None
         raise LauncherError(
-            f"gpio: cannot open the Raspberry Pi's pins ({type(exc).__name__}: {exc}); "
-            "on a Pi 5 install the 'pi' extra (lgpio); elsewhere use gpio:emulated") from None
+            f"gpio: cannot open the Raspberry Pi's pins ({type(exc).__name__}: {exc}); on a "
+            "Pi, is this user in the gpio group? elsewhere use gpio:emulated") from None
+
+
+#: The libraries gpiozero drives a Pi's pins with; lgpio works on every model, the Pi 5 too.
+PIN_LIBRARIES = ("lgpio", "RPi.GPIO", "pigpio")
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    except Exception:  # present, but it fails here (lgpio wants a writable $LG_WD)
+        return True
+    return True
+
+
+def pin_library_command() -> str:
+    """The one command that gives this Python lgpio, on every Pi model: Raspberry Pi OS's
+    own package where this Python sees the system's packages, else pip into this venv
+    (PyPI has lgpio for 64-bit and 32-bit ARM; Raspberry Pi OS's piwheels for the rest)."""
+    if sys.prefix == sys.base_prefix or _sees_system_packages():
+        return "sudo apt install python3-lgpio"
+    return f"{Path(sys.prefix) / 'bin' / 'pip'} install lgpio"
+
+
+def _sees_system_packages() -> bool:
+    """Whether this venv was made with ``--system-site-packages``."""
+    try:
+        config = (Path(sys.prefix) / "pyvenv.cfg").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return any(line.replace(" ", "").lower() == "include-system-site-packages=true"
+               for line in config.splitlines())
 
 
 def from_spec(arg: str | None, settings: LauncherSettings) -> GpioLauncher:
