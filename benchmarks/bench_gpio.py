@@ -42,9 +42,10 @@ class _PacedDaemon(Daemon):
         self.done.set()
 
 
-def measure(presses: int = PRESSES) -> tuple[list[float], list[float]]:
+def measure(presses: int = PRESSES, *, time_scale: float = 20.0
+            ) -> tuple[list[float], list[float]]:
     """(button edge → motor start, last card → motor stop) in real seconds, per press."""
-    spec = GpioSpec(emulated=True, time_scale=20.0, jam_probability=0.0)
+    spec = GpioSpec(emulated=True, time_scale=time_scale, jam_probability=0.0)
     launcher = open_gpio(spec, PinMap.default(), make_policy("fixed:1", seed=1), seed=1)
     hardware = launcher.emulation
     assert hardware is not None

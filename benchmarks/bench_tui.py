@@ -21,17 +21,20 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
 
 from benchmarks import Row
 
 
 class _Pty:
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str],
+                 preexec: Callable[[], None] | None = None) -> None:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         self.proc = subprocess.Popen([sys.executable, "-m", "uno_attack", "play", *args],
                                      stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     close_fds=True, start_new_session=True)
+                                     close_fds=True, start_new_session=True,
+                                     preexec_fn=preexec)
         os.close(slave)
         self.output = b""
 
@@ -45,13 +48,13 @@ class _Pty:
                 self.output += os.read(self.master, 65536)
         return time.perf_counter()
 
-    def key(self, keys: str, needle: bytes) -> float:
+    def key(self, keys: str, needle: bytes, timeout: float = 15.0) -> float:
         """Seconds from writing ``keys`` until ``needle`` is drawn."""
         self.drain()
         start = len(self.output)
         sent = time.perf_counter()
         os.write(self.master, keys.encode())
-        return self.until(needle, start) - sent
+        return self.until(needle, start, timeout) - sent
 
     def drain(self) -> None:
         while select.select([self.master], [], [], 0.05)[0]:
