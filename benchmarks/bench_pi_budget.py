@@ -222,7 +222,8 @@ def _level(board: str, share: float) -> list[Row]:
             f"worst of {len(gpio['overrun'])} ejects (motor-dead, jam, beam-stuck; max_ms "
             f"300); {_verdict(worst, 'overrun')}"),
         Row(f"{label}: button edge → motor on", _spread(gpio["button"]),
-            f"p50 / p99 of {len(gpio['button'])} pushes; {_verdict(_pct(gpio['button'], 0.99), 'button p99')}"),
+            f"p50 / p99 of {len(gpio['button'])} pushes; "
+            f"{_verdict(_pct(gpio['button'], 0.99), 'button p99')}"),
         Row(f"{label}: act → view, smart bots", _spread(table),
             f"p50 / p99 of {len(table)} acts; {PHONES} phones, {SEATS - PHONES} smart bots, "
             f"{WATCHERS} watchers (the host quota'd, not the clients); "
