@@ -137,7 +137,16 @@ def test_host_draws_each_join_url_as_a_qr_code(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "says"), [
     (["--players", "11"], "--players 11: must be 2 to 10"),
-    (["--port", "http"], "argument --port: invalid int value: 'http'"),
+    (["--port", "http"], "argument --port: 'http' is not a whole number"),
+    (["--port", "８７６５"], "argument --port: '８７６５' is not a whole number"),
+    (["--port", "1_000"], "argument --port: '1_000' is not a whole number"),
+    (["--port", " 80"], "argument --port: ' 80' is not a whole number"),
+    (["--turn-seconds", "inf"], "argument --turn-seconds: 'inf' is not a number of seconds"),
+    (["--turn-seconds", "1e400"], "argument --turn-seconds: '1e400' is not a number"),
+    (["--away-seconds", "inf"], "argument --away-seconds: 'inf' is not a number"),
+    (["--away-seconds", "١٠"], "argument --away-seconds: '١٠' is not a number"),
+    (["--round-pause", "inf"], "argument --round-pause: 'inf' is not a number"),
+    (["--round-pause", "nan"], "argument --round-pause: 'nan' is not a number"),
     (["--port", "70000"], "--port 70000: must be 0 to 65535"),
     (["--option", "colour=blue"], "unknown option 'colour'"),
     (["--humans", ","], "name at least one person"),

@@ -16,6 +16,8 @@ from typing import NoReturn
 from uno_attack.errors import UnoAttackError
 
 MAX_SECONDS = 60.0
+#: The longest wait a table's timer takes (a day): long enough for any table, and finite.
+MAX_WAIT_SECONDS = 86400.0
 MAX_SEED_TEXT = 200
 
 
@@ -42,6 +44,11 @@ def whole_number(text: str) -> int:
 def seconds(text: str) -> float:
     """A duration: a finite number of seconds from 0 to :data:`MAX_SECONDS`."""
     return _number_between(text, 0, MAX_SECONDS, "seconds")
+
+
+def wait_seconds(text: str) -> float:
+    """A table's timer: a finite number of seconds from 0 to :data:`MAX_WAIT_SECONDS`."""
+    return _number_between(text, 0, MAX_WAIT_SECONDS, "seconds")
 
 
 def milliseconds(text: str) -> float:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from uno_attack.cli import rule_options, table_args
-from uno_attack.cli.args import ArgumentParser
+from uno_attack.cli.args import ArgumentParser, wait_seconds, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.errors import UnoAttackError
 from uno_attack.session import default_save_path
@@ -30,21 +30,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Host a table: each person joins from a phone's browser or a terminal "
                     "with a join URL; the launcher, bots and journal stay here. Listens on "
                     "127.0.0.1 unless --lan. Ctrl-C or SIGTERM closes the table.")
-    parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0: any)")
+    parser.add_argument("--port", type=whole_number, default=8765,
+                        help="TCP port (default 8765; 0: any)")
     parser.add_argument("--lan", action="store_true",
                         help="listen on every interface; URLs use this machine's LAN address")
     add_table_arguments(parser, humans=DEFAULT_HUMANS,
                         humans_help="the people, each joining from a device",
                         bots_help="the bots' kind, also standing in for an away person "
                                   "(default basic)")
-    parser.add_argument("--turn-seconds", type=float, default=None, metavar="N",
+    parser.add_argument("--turn-seconds", type=wait_seconds, default=None, metavar="N",
                         help="turn timer: after N seconds the host acts for a person "
                              "(VARIANTS.md C)")
-    parser.add_argument("--away-seconds", type=float, default=60.0, metavar="N",
+    parser.add_argument("--away-seconds", type=wait_seconds, default=60.0, metavar="N",
                         help="a person with no connection this long at their turn gets a "
                              "bot standing in until they are back (default 60)")
     add_pace_arguments(parser)
-    parser.add_argument("--round-pause", type=float, default=8.0, metavar="SECONDS",
+    parser.add_argument("--round-pause", type=wait_seconds, default=8.0, metavar="SECONDS",
                         help="time on the scores before the next round (default 8)")
     parser.add_argument("--resume", action="store_true",
                         help="go on from the journal, with the same join URLs")
@@ -72,10 +73,6 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
     if not 0 <= args.port <= 65535:
         raise UnoAttackError(f"--port {args.port}: must be 0 to 65535")
     bot_delay, catch_delay = table_args.pace(args)
-    for name in ("turn_seconds", "away_seconds", "round_pause"):
-        value = getattr(args, name)
-        if value is not None and not value >= 0:  # also refuses nan
-            raise UnoAttackError(f"--{name.replace('_', '-')} {value}: must be 0 or more")
     if args.turn_seconds is not None and args.turn_seconds <= 0:
         raise UnoAttackError(f"--turn-seconds {args.turn_seconds}: must be more than 0")
     options = rule_options.options_from(args)
