@@ -310,3 +310,35 @@ def test_a_host_killed_mid_game_resumes_with_the_same_urls_and_game(tmp_path: Pa
         assert any("resumed after" in line for line in view["log"])
         again.send_signal(signal.SIGTERM)
         assert again.wait(10) == 0
+
+
+MALFORMED = [
+    "GET /?token={t} HTTP/1.1\r\nHost: x\r\nX: " + "a" * 9000 + "\r\n\r\n",  # a long header
+    "GET /?token={t} HTTP/1.1\r\n" + "".join(f"H{i}: v\r\n" for i in range(200)) + "\r\n",
+    "GET /?token={t}" + "a" * 9000 + " HTTP/1.1\r\n\r\n",  # an over-long URL
+    "POST /?token={t} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+    "Transfer-Encoding: chunked\r\n\r\n",
+    "POST /?token={t} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    "GET /?token={t} HTTP/9.9\r\n\r\n",
+    "GET /\0?token={t} HTTP/1.1\r\n\r\n",
+    "GET /?token={t} HTTP/1.1\nHost: x\n\n",  # bare LF
+]
+
+
+def test_malformed_requests_get_400_and_one_log_line_each_without_the_token(
+        tmp_path: Path) -> None:
+    import socket
+
+    with host_process(tmp_path, "--no-qr", "--no-record") as (proc, lines):
+        url = lines[-1].split(": ", 1)[1]
+        port, token = int(url.split(":")[2].split("/")[0]), url.split("token=")[1]
+        for request in MALFORMED:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                s.sendall(request.format(t=token).encode())
+                assert s.recv(100).startswith(b"HTTP/1.0 400 "), request[:40]
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    refused = [line for line in out.splitlines() if "refused a bad HTTP request" in line]
+    assert len(refused) == len(MALFORMED), out
+    assert token not in out + err
+    assert err == ""  # no traceback

@@ -16,7 +16,7 @@ from tests.net.helpers import connect, host_config, play_round, running_host, ur
 from uno_attack.cards import Card
 from uno_attack.errors import InvalidCardError
 from uno_attack.net.client import TableClient
-from uno_attack.net.server import Connection
+from uno_attack.net.server import Connection, wire_text
 
 
 def card_codes(value: Any) -> Iterator[str]:
@@ -44,12 +44,12 @@ async def test_no_message_holds_a_card_of_another_seats_hand(
         flow = host.flow
         put = Connection._put
 
-        def recording_put(self: Connection, text: str) -> None:
+        def recording_put(self: Connection, item: str | tuple[int, str]) -> None:
             game = flow.game
             seat = flow.seat_of(self.player) if self.player is not None else None
-            sent.append((seat, text, [[c.code for c in h] for h in game.hands],
+            sent.append((seat, wire_text(item), [[c.code for c in h] for h in game.hands],
                          [c.code for c in game.discard], game.over))
-            put(self, text)
+            put(self, item)
 
         monkeypatch.setattr(Connection, "_put", recording_put)
         ann, bob = await connect(url_of(host, "Ann")), await connect(url_of(host, "Bob"))

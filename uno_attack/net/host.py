@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 import fcntl
 import ipaddress
+import logging
+import re
 import signal
 import socket
 import struct
@@ -29,10 +31,13 @@ from uno_attack.errors import UnoAttackError
 from uno_attack.flow import Clock, FlowSettings, TableFlow
 from uno_attack.journal import SaveError, check_save_file, keep_previous
 from uno_attack.launcher import Launcher
-from uno_attack.net.server import TableServer, new_token
+from uno_attack.net.server import HEARTBEAT_SECONDS, TableServer, new_token
 from uno_attack.session import GameConfig, ResumeError, Session
 
 HOST_KEY = "host"  # the journal's meta key holding the tokens
+#: An HTTP connection that has not sent a whole request this long after it opened (or
+#: after its last one) is closed: slow or half-open requests hold nothing for long.
+HTTP_IDLE_SECONDS = 20.0
 
 
 class HostSession(Session):
@@ -55,6 +60,9 @@ class HostConfig:
     lan: bool = False
     resume: bool = False
     qr: bool = False
+    #: the limits on idle connections (shorter in tests)
+    heartbeat: float = HEARTBEAT_SECONDS
+    http_idle: float = HTTP_IDLE_SECONDS
 
 
 def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> HostSession:
@@ -113,6 +121,39 @@ def lan_address() -> str:
     raise UnoAttackError("--lan: this machine has no network address besides 127.0.0.1")
 
 
+class _OneLine(logging.Handler):
+    """aiohttp's report of a request it refused (a malformed one gets its 400) as one line
+    of the host's log: no traceback, and no token even when the request line carried one."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        super().__init__(logging.INFO)
+        self.say = say
+
+    def emit(self, record: logging.LogRecord) -> None:
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is None:
+            reason = record.getMessage()
+        else:
+            reason = getattr(exc, "message", "") or f"{type(exc).__name__}: {exc}"
+        remote = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+        self.say(f"refused a bad HTTP request from {remote}: {secret_free(str(reason))}")
+
+
+def secret_free(text: str, limit: int = 160) -> str:
+    """``text`` as one printable line, its tokens hidden (``token=…``), at most ``limit``
+    characters."""
+    text = re.sub(r"token(=|%3[dD])[^\s&#'\"]*", "token=…", text)
+    line = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def http_logger(say: Callable[[str], None]) -> logging.Logger:
+    """The logger aiohttp's HTTP server reports to, for one host (not in the global tree)."""
+    logger = logging.Logger("uno_attack.host.http", logging.INFO)
+    logger.addHandler(_OneLine(say))
+    return logger
+
+
 def join_lines(flow: TableFlow, tokens: dict[str, Any], base: str) -> list[tuple[str, str]]:
     """(label, URL) for every human seat and the watch, as settled point 1 prints them."""
     out = []
@@ -145,7 +186,7 @@ class Host:
         self.flow = TableFlow(self.session, config.flow, clock=clock)
         tokens = self.session.tokens
         self.server = TableServer(self.flow, {int(p): t for p, t in tokens["seats"].items()},
-                                  tokens["watch"], log=self.say)
+                                  tokens["watch"], log=self.say, heartbeat=config.heartbeat)
         self.runner: web.AppRunner | None = None
         self.failure = ""  # why the table loop ended by itself, if it did
         self.stopping = asyncio.Event()
@@ -159,7 +200,9 @@ class Host:
     async def start(self) -> list[tuple[str, str]]:
         """Listen, start the table, and return the URLs to print."""
         self.runner = web.AppRunner(self.server.app, handle_signals=False,
-                                    shutdown_timeout=2.0)
+                                    shutdown_timeout=2.0, access_log=None,
+                                    keepalive_timeout=self.config.http_idle,
+                                    logger=http_logger(self.say))
         await self.runner.setup()
         bind = "0.0.0.0" if self.config.lan else "127.0.0.1"
         site = web.TCPSite(self.runner, bind, self.config.port, reuse_address=True)

@@ -28,15 +28,21 @@ STATIC_DIR = Path(__file__).parent / "static"
 #: Limits of NETWORK.md: message size (bytes) and rate (messages in any one second).
 MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
-#: A frame above this is dropped by aiohttp with the connection (protects memory); any
-#: message between MAX_MESSAGE_BYTES and this gets an ``error`` and the connection stays.
+#: A frame above this is refused by aiohttp with the connection (1009) before it is read
+#: (protects memory); a message between MAX_MESSAGE_BYTES and this gets an ``error`` and
+#: the connection stays. Only its size is kept once it has arrived.
 MAX_FRAME_BYTES = 16 << 20
 #: Messages of one connection waiting for a press to be fired; past this it is closed.
 MAX_WAITING = 2000
-#: Messages waiting for a connection that does not read them; past this it is closed (it
-#: can reconnect and gets a fresh view).
+#: Messages waiting for a connection that does not read them; past this it is cut off (it
+#: can reconnect and gets a fresh view). A view waiting shares its text with every other
+#: connection of its seat, so a backlog costs little more than its count.
 MAX_BACKLOG = 5000
+#: Every connection is pinged this often; one that does not answer within half of it is
+#: cut off (a phone that vanished).
 HEARTBEAT_SECONDS = 10.0
+#: How long a close handshake may take before the connection is cut off instead.
+CLOSE_SECONDS = 5.0
 
 _JSON = {"separators": (",", ":"), "ensure_ascii": False}
 
@@ -46,26 +52,38 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+def wire_text(item: str | tuple[int, str]) -> str:
+    """The text sent for a queued message: its JSON, or a view's body with its seq."""
+    if isinstance(item, str):
+        return item
+    seq, body = item
+    return f'{{"seq":{seq},{body[1:]}'
+
+
 class Connection:
     """One WebSocket: who it is, its ``seq``, its outgoing queue and its rate window."""
 
-    def __init__(self, ws: web.WebSocketResponse, player: int | None, peer: str) -> None:
+    def __init__(self, ws: web.WebSocketResponse, player: int | None, peer: str,
+                 transport: asyncio.BaseTransport | None = None) -> None:
         self.ws = ws
         self.player = player  # the match player, None for a watcher
         self.peer = peer
+        self.transport = transport
         self.seq = 0
         self.hello = ""
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        #: what to send, in order: a message's JSON, or a view's seq and shared body
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.too_slow = False
         self.recent: deque[float] = deque()
-        self.waiting: deque[tuple[float, WSMessage]] = deque()  # behind a press being fired
+        #: messages behind a press being fired: the error each gets, or the message
+        self.waiting: deque[str | bytes] = deque()
         self.drainer: asyncio.Task[None] | None = None
         self.writer = asyncio.create_task(self._write())
 
     def send_view(self, body: str) -> None:
         """Queue a view (``body`` is its JSON without the connection's ``seq``)."""
         self.seq += 1
-        self._put(f'{{"seq":{self.seq},{body[1:]}')
+        self._put((self.seq, body))
 
     def send(self, message: Mapping[str, Any]) -> None:
         self._put(json.dumps(message, **_JSON))  # type: ignore[arg-type]
@@ -73,16 +91,22 @@ class Connection:
     def error(self, text: str) -> None:
         self.send({"type": "error", "message": " ".join(text.split())})  # one line
 
-    def _put(self, text: str) -> None:
+    def _put(self, item: str | tuple[int, str]) -> None:
         if self.too_slow:
             return
         if self.queue.qsize() >= MAX_BACKLOG:  # a reader this far behind is let go
             self.too_slow = True
-            self.writer.cancel()
-            asyncio.get_running_loop().create_task(
-                self.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too slow"))
+            self.cut_off()
             return
-        self.queue.put_nowait(text)
+        self.queue.put_nowait(item)
+
+    def cut_off(self) -> None:
+        """End the connection at once, without a close handshake: a peer that does not
+        read would never take a close frame, and waiting for it would hold its backlog
+        (and stop the heartbeat) for good."""
+        self.writer.cancel()
+        if self.transport is not None:
+            self.transport.abort()
 
     def allowed(self, now: float) -> bool:
         """Whether one more message now stays within the rate limit (sliding window)."""
@@ -94,27 +118,33 @@ class Connection:
 
     async def _write(self) -> None:
         while True:
-            text = await self.queue.get()
+            item = await self.queue.get()
             try:
-                await self.ws.send_str(text)
+                await self.ws.send_str(wire_text(item))
             except (ConnectionError, RuntimeError):
                 return  # the peer is gone; the reader sees the close
 
     async def close(self, code: int, message: bytes) -> None:
+        """A close handshake, or a cut-off for a peer that does not take it in time."""
         if self.drainer is not None:
             self.drainer.cancel()
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.writer
-        await self.ws.close(code=code, message=message)
+        try:
+            await asyncio.wait_for(self.ws.close(code=code, message=message), CLOSE_SECONDS)
+        except TimeoutError:
+            self.cut_off()
 
 
 class TableServer:
     """The page and the WebSocket endpoint of one table; broadcasts the flow's changes."""
 
     def __init__(self, flow: TableFlow, seat_tokens: Mapping[int, str], watch_token: str, *,
-                 log: Callable[[str], None] = print) -> None:
+                 log: Callable[[str], None] = print,
+                 heartbeat: float = HEARTBEAT_SECONDS) -> None:
         self.flow = flow
+        self.heartbeat = heartbeat
         self.seat_tokens = dict(seat_tokens)  # match player -> token
         self.watch_token = watch_token
         self.log = log
@@ -161,10 +191,10 @@ class TableServer:
         known, player = self.who(request.query.get("token"))
         if not known:
             return web.Response(status=403)
-        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=HEARTBEAT_SECONDS,
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=self.heartbeat,
                                    decode_text=False)  # bad UTF-8 gets an error, not a close
         await ws.prepare(request)
-        conn = Connection(ws, player, request.remote or "?")
+        conn = Connection(ws, player, request.remote or "?", request.transport)
         conn.hello = self._hello(player)
         conn.send(json.loads(conn.hello))
         self.connections.append(conn)
@@ -183,6 +213,9 @@ class TableServer:
             if conn.drainer is not None:
                 conn.drainer.cancel()
             conn.writer.cancel()
+            transport = request.transport
+            if transport is not None and transport.get_write_buffer_size() > 0:
+                transport.abort()  # what is left would wait for a peer that does not read
         return ws
 
     def _label(self, conn: Connection) -> str:
@@ -196,14 +229,15 @@ class TableServer:
         async for msg in conn.ws:
             if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 continue
-            received = loop.time()  # the rate window counts arrivals
+            # refused (rate, kind, size) as it arrives: a waiting message keeps only its error
+            item = self._refusal(conn, loop.time(), msg) or msg.data
             if conn.drainer is None and self.flow.busy is None:
-                self._take(conn, received, msg)
+                self._take(conn, item)
             elif len(conn.waiting) >= MAX_WAITING:
                 await conn.close(WSCloseCode.POLICY_VIOLATION, b"too many messages")
                 return
             else:  # the press being fired is a change decided before this message
-                conn.waiting.append((received, msg))
+                conn.waiting.append(item)
                 if conn.drainer is None:
                     conn.drainer = loop.create_task(self._drain(conn))
 
@@ -213,26 +247,32 @@ class TableServer:
             while conn.waiting:
                 while self.flow.busy is not None:
                     await self._change.wait()
-                self._take(conn, *conn.waiting.popleft())
+                self._take(conn, conn.waiting.popleft())
         finally:
             conn.drainer = None
 
-    def _take(self, conn: Connection, received: float, msg: WSMessage) -> None:
+    @staticmethod
+    def _refusal(conn: Connection, received: float, msg: WSMessage) -> str:
+        """The error a message gets whatever the table's state, or "" for none."""
         if not conn.allowed(received):
-            conn.error(f"too many messages: at most {MAX_MESSAGES_PER_SECOND} in any one "
-                       "second; this one was ignored")
-        elif msg.type is WSMsgType.BINARY:
-            conn.error("not understood: binary frames are not accepted; send a JSON text "
-                       "frame such as {\"type\": \"act\", \"action\": \"press\"}")
+            return (f"too many messages: at most {MAX_MESSAGES_PER_SECOND} in any one "
+                    "second; this one was ignored")
+        if msg.type is WSMsgType.BINARY:
+            return ("not understood: binary frames are not accepted; send a JSON text "
+                    "frame such as {\"type\": \"act\", \"action\": \"press\"}")
+        size = len(msg.data)
+        if size > MAX_MESSAGE_BYTES:
+            return f"message too long: {size} bytes, at most {MAX_MESSAGE_BYTES}; it was ignored"
+        return ""
+
+    def _take(self, conn: Connection, item: str | bytes) -> None:
+        """Answer a message: its error (a ``str``) or what it asks for (its ``bytes``)."""
+        if isinstance(item, str):
+            conn.error(item)
         else:
-            self._message(conn, msg.data)
+            self._message(conn, item)
 
     def _message(self, conn: Connection, data: bytes) -> None:
-        size = len(data)
-        if size > MAX_MESSAGE_BYTES:
-            conn.error(f"message too long: {size} bytes, at most {MAX_MESSAGE_BYTES}; "
-                       "it was ignored")
-            return
         try:
             message = json.loads(data.decode())
         except UnicodeDecodeError:
