@@ -320,3 +320,32 @@ async def test_a_connection_that_stops_reading_is_cut_off_without_a_close_frame(
     assert ws.closed_with is None  # no close frame to wait on
     assert conn.too_slow
     assert conn.writer.cancelled()
+
+
+async def test_a_message_that_arrives_while_the_launcher_fires_keeps_only_its_error(
+        tmp_path: Path) -> None:
+    """Oversized, binary and over-the-rate messages are refused as they arrive: while a
+    press is being fired, what waits for its view is the error, never the message's bytes;
+    the errors still come after the press's view, in order."""
+    async with running_host(host_config(tmp_path)) as host, aiohttp.ClientSession() as http, \
+            http.ws_connect(socket_url(url_of(host, "Ann"))) as ws:
+        for _ in range(2):  # the hello and the first view
+            await ws.receive(timeout=10)
+        host.flow.busy = 0  # a press being fired
+        big = "x" * (MAX_MESSAGE_BYTES * 64)
+        for _ in range(MAX_MESSAGES_PER_SECOND):
+            await ws.send_str(big)
+        await ws.send_bytes(b"\x00")
+        await ws.send_str('{"type": "act", "action": "press"}')  # beyond the rate
+        conn = host.server.connections[-1]
+        while len(conn.waiting) < MAX_MESSAGES_PER_SECOND + 2:
+            await asyncio.sleep(0.01)
+        assert all(isinstance(item, str) for item in conn.waiting)
+        host.flow.busy = None
+        host.server.changed([])  # the press's view
+        assert json.loads((await ws.receive(timeout=10)).data)["type"] == "view"
+        errors = [json.loads((await ws.receive(timeout=10)).data)["message"]
+                  for _ in range(MAX_MESSAGES_PER_SECOND + 2)]
+    assert all(e.startswith("message too long") for e in errors[:-2])
+    assert errors[-2].startswith("too many messages")
+    assert errors[-1].startswith("too many messages")
