@@ -114,10 +114,21 @@ def play(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (["--humans", "A\x07nn"], ("must be printable",)),
     (["--humans", "N" * 30], ("at most 24 characters",)),
     (["--players", "11"], ("--players 11: must be 2 to 10",)),
+    (["--launcher", "nonsense"], ("unknown launcher 'nonsense' (backends: ",)),
+    (["--launcher", "gpio"], ("gpio: cannot open the Raspberry Pi's pins",)),
+    (["--launcher", "serial:/nonexistent"], ("cannot open serial port /nonexistent",)),
+    (["--launcher", "scripted:x"], ("invalid launcher 'scripted:x'",)),
+    (["--launcher", "fixed:-3"], ("invalid policy 'fixed:-3'",)),
+    (["--policy", "fixed:99"], ("invalid policy 'fixed:99'",)),
+    (["--launcher", "scripted:1", "--policy", "fixed:99"], ("invalid policy 'fixed:99'",)),
+    (["--option", "hand_size=30"], ("option 'hand_size' = 30: 4 players × 30 cards",)),
+    ([], ("the game needs a terminal",)),
 ], ids=["delay-inf", "delay-nan", "delay-negative", "catch-negative", "seed-escape",
         "players-arabic-digit", "target-full-width", "humans-empty", "humans-blank",
         "humans-none-and-names", "humans-twice", "humans-control", "humans-long",
-        "players-11"])
+        "players-11", "launcher-unknown", "gpio-off-a-pi", "serial-missing",
+        "scripted-text", "fixed-negative", "policy-99", "policy-99-scripted", "hand-size-30",
+        "no-terminal"])
 def test_bad_arguments_are_one_line(tmp_path: Path, args: list[str],
                                     fragments: tuple[str, ...]) -> None:
     assert_one_line(play(tmp_path, *args), "uno-attack play: error: ", *fragments)
