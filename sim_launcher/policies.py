@@ -131,7 +131,7 @@ class BurstPolicy:
     """A seeded policy in play: ``next_burst()`` gives the cards the next press fires."""
 
     table: PolicyTable
-    seed: int | None = None
+    seed: int | str | None = None  # a word seeds as random.Random takes it
     tension: int = 0
     _rng: random.Random = field(init=False, repr=False)
     _cumulative: list[float] = field(init=False, repr=False)
@@ -200,7 +200,7 @@ def policy_names(user_tables: Mapping[str, PolicyTable] | None = None) -> list[s
 def make_policy(
     name: str,
     *,
-    seed: int | None = None,
+    seed: int | str | None = None,
     user_tables: Mapping[str, PolicyTable] | None = None,
 ) -> BurstPolicy:
     """The policy called ``name`` (``attack``, ``fixed:3``, a user table …), seeded."""

@@ -83,6 +83,8 @@ class FlowSettings:
     away_seconds: float = 60.0    # at its turn, a seat with no connection for this long
     round_pause: float | None = 8.0  # on the scores before the next round is dealt;
     #                                  None: until the front end calls next_round()
+    operator: str | None = "the host"  # who else answers a launcher problem (any seat's,
+    #                                    a bot's too); None: whoever reads this table's log
 
 
 @dataclass
@@ -649,8 +651,14 @@ class TableFlow:
     def _open_problem(self, problem: _Problem) -> None:
         self.busy = None
         self.problem = problem
-        who = self.name(problem.seat)
-        self._say(f"{problem.message}: {who} (or the host) says how many came out")
+        operator = self.settings.operator
+        if operator is None:
+            answer = "say how many came out"
+        elif self.is_human(problem.seat):
+            answer = f"{self.name(problem.seat)} (or {operator}) says how many came out"
+        else:
+            answer = f"{operator} says how many came out"
+        self._say(f"{problem.message}: {answer}")
 
     def _prompt(self, problem: _Problem) -> Prompt:
         top = problem.asked if problem.asked is not None else MAX_LISTED_COUNT

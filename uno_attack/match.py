@@ -33,13 +33,10 @@ def deal(
 ) -> tuple[list[list[Card]], list[Card], list[Card]]:
     """Deal from ``deck`` (top first): hands one card at a time clockwise from the dealer's
     left, then starters until one is not of a kind that is put back (those go under the
-    stock).
+    stock). The hands leave a starter (:meth:`~uno_attack.options.Options.check_deal`).
 
     Returns the hands, the starters turned up, and the stock's cards (top first).
     """
-    if players * hand_size + 1 > len(deck):
-        raise OptionError(f"option 'hand_size' = {hand_size}: {players} players × {hand_size} "
-                          f"cards leaves no starter in a deck of {len(deck)}")
     hands: list[list[Card]] = [[] for _ in range(players)]
     cards = iter(deck)
     for _ in range(hand_size):
@@ -130,6 +127,7 @@ class Match:
         deck = list(rules.deck)
         round_rng(self.seed, self.round_no, "deck").shuffle(deck)
         n = len(self.active)
+        self.options.check_deal(n, where="the table")
         hands, starters, stock = deal(rules, deck, n, dealer_seat, self.options.hand_size)
         # a starter that is put back goes to a random place of the stock (RULES.md 3.3,
         # VARIANTS.md A3); the transcript records the stock as it then is

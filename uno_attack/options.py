@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from uno_attack.errors import OptionError
+from uno_attack.rules import rule_set
 
 MATCH_MODES = ("points", "lowest", "elimination", "single", "net")
 
@@ -237,6 +238,15 @@ class Options:
         if self.teams and players % self.teams:
             raise OptionError(f"{where}: option 'teams' = {self.teams}: {players} players do "
                               "not divide into teams of equal size (VARIANTS.md B10)")
+        self.check_deal(players, where=where)
+
+    def check_deal(self, players: int, *, where: str = "options") -> None:
+        """Refuse hands that leave no card of the deck to start the round on."""
+        deck = len(rule_set(self.rules).deck)
+        if players * self.hand_size + 1 > deck:
+            raise OptionError(f"{where}: option 'hand_size' = {self.hand_size}: {players} "
+                              f"players × {self.hand_size} cards leaves no starter in a deck "
+                              f"of {deck}")
 
     def to_dict(self, *, all_keys: bool = False) -> dict[str, object]:
         """The options as a transcript records them (only those that differ from the default)."""

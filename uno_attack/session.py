@@ -22,7 +22,13 @@ from uno_attack.bots import make_bot
 from uno_attack.engine import Round
 from uno_attack.errors import OptionError, UnoAttackError
 from uno_attack.journal import Journal, SaveFailure
-from uno_attack.launcher import EjectStatus, Launcher, PressResult, open_launcher
+from uno_attack.launcher import (
+    EjectStatus,
+    Launcher,
+    LauncherSettings,
+    PressResult,
+    open_launcher,
+)
 from uno_attack.match import Match
 from uno_attack.options import Options
 from uno_attack.saved_game import SAVE_FORMAT, ResumeError, SavedGame, read_saved_game
@@ -75,6 +81,13 @@ class GameConfig:
             raise UnoAttackError(f"--humans names {len(self.humans)} people but there are "
                                  f"only {self.players} seats (--players)")
         self.options.check_players(self.players, where="--option")
+
+    def check_launcher(self) -> None:
+        """Open the launcher named and close it again, so that a spec or policy that
+        cannot be used (an unknown backend, a port that is not there, ``fixed:99``) is
+        refused before any screen opens; each match opens its own."""
+        LauncherSettings(policy=self.policy).make_policy()  # also for backends without one
+        open_launcher(self.launcher, seed=_int_seed(self.seed), policy=self.policy).close()
 
 
 class Human:

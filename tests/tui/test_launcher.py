@@ -65,6 +65,30 @@ def test_a_jam_offers_a_retry_that_ejects_the_rest(tmp_path: Path) -> None:
     run(body, app)
 
 
+def test_the_launcher_s_own_button_retries_and_closes_the_jam_dialog(tmp_path: Path) -> None:
+    launcher = TroubledLauncher([PressResult(1, 3, EjectStatus.JAM, detail="jammed")])
+    app = _app(tmp_path, launcher)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("space")
+        await settle(pilot, lambda: isinstance(app.screen, LauncherProblemScreen))
+        # at this keyboard the person reading answers, nobody else ("or the host")
+        assert "(jammed): say how many came out" in log_text(app)
+        assert "host" not in log_text(app)
+        await pilot.press("2")  # a count begun in the dialog …
+        await asyncio.to_thread(launcher.button_pressed)  # … when the board's button retries
+        await settle(pilot, lambda: "3 cards fired" in log_text(app))
+        await settle(pilot, lambda: not isinstance(app.screen, LauncherProblemScreen))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "fired" not in screen(app).message  # no count answers a problem now gone
+        assert "unknown verb" not in log_text(app) + screen(app).message
+        assert launcher.ejected == [2]
+        assert load(tmp_path / "game.json").fires == [3]
+
+    run(body, app)
+
+
 def test_a_launcher_not_answering_takes_the_count_by_hand(tmp_path: Path) -> None:
     launcher = TroubledLauncher([LauncherNotResponding("no answer on /dev/ttyACM0")])
     app = _app(tmp_path, launcher)

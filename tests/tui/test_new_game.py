@@ -120,6 +120,28 @@ def test_a_refused_combination_shows_the_engines_message_and_cannot_start(
     run(body, app)
 
 
+def test_hands_too_big_for_the_deck_are_refused_as_the_deal_would(tmp_path: Path) -> None:
+    app = _play(tmp_path, "--players", "4")
+
+    async def body(pilot: Pilot[Any]) -> None:
+        top = app.screen
+        assert isinstance(top, NewGameScreen)
+        top.query_one("#opt-hand_size").value = "30"  # type: ignore[attr-defined]
+        await settle(pilot, lambda: top.problem is not None)
+        assert "option 'hand_size' = 30: 4 players × 30 cards leaves no starter in a deck " \
+            "of 112" in _text(top, "#newgame-problem")
+        assert top.query_one("#start", Button).disabled
+        await pilot.press("ctrl+s")
+        assert app.screen is top and app.is_running  # not started, not quit
+        top.query_one("#opt-hand_size").value = "27"  # 4 × 27 + 1 = 109 cards: it fits
+        await settle(pilot, lambda: not top.query_one("#start", Button).disabled)
+        await pilot.click("#start")
+        await settle(pilot, lambda: app.table is not None)
+        assert table(app).session.match.options.hand_size == 27
+
+    run(body, app)
+
+
 def test_a_preset_fills_in_its_options(tmp_path: Path) -> None:
     app = _play(tmp_path)
 

@@ -92,6 +92,41 @@ def test_a_closed_terminal_or_a_stop_ends_the_game_and_closes_the_launcher(
     assert save.is_file()
 
 
+@pytest.mark.parametrize(("screen", "keys", "shown"), [
+    ("quit dialog", "q", "Quit the game?"),
+    ("help", "?", "Close (Esc)"),
+], ids=["quit-dialog", "help"])
+def test_a_stop_ends_the_game_with_a_dialog_open(tmp_path: Path, screen: str, keys: str,
+                                                 shown: str) -> None:
+    marker = tmp_path / "closed"
+    save = tmp_path / "game.json"
+    game = PtyGame([str(marker), "--quick", "--save", str(save), "--seed", "2",
+                    "--players", "2", "--humans", "Ann", "--bot-delay", "60"],
+                   game_env(tmp_path), command=("-c", CLOSING))
+    try:
+        game.wait_for(b"Your hand")
+        game.send(keys)
+        game.wait_for_text(shown)
+        game.proc.send_signal(signal.SIGTERM)
+        assert game.wait_exit(timeout=10) == 0, screen
+    finally:
+        if game.proc.poll() is None:
+            game.kill()
+    assert marker.read_text() == "closed"
+    assert save.is_file()
+
+
+def test_a_stop_ends_play_on_the_new_game_screen(tmp_path: Path) -> None:
+    game = PtyGame(["--save", str(tmp_path / "game.json"), "--no-record"], game_env(tmp_path))
+    try:
+        game.wait_for_text("A new game")
+        game.proc.send_signal(signal.SIGHUP)
+        assert game.wait_exit(timeout=10) == 0
+    finally:
+        if game.proc.poll() is None:
+            game.kill()
+
+
 def play(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``uno-attack play`` that must stop before its screen opens (stdin is no terminal)."""
     return subprocess.run([sys.executable, "-m", "uno_attack", "play", *args],
@@ -114,10 +149,21 @@ def play(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (["--humans", "A\x07nn"], ("must be printable",)),
     (["--humans", "N" * 30], ("at most 24 characters",)),
     (["--players", "11"], ("--players 11: must be 2 to 10",)),
+    (["--launcher", "nonsense"], ("unknown launcher 'nonsense' (backends: ",)),
+    (["--launcher", "gpio"], ("gpio: cannot open the Raspberry Pi's pins",)),
+    (["--launcher", "serial:/nonexistent"], ("cannot open serial port /nonexistent",)),
+    (["--launcher", "scripted:x"], ("invalid launcher 'scripted:x'",)),
+    (["--launcher", "fixed:-3"], ("invalid policy 'fixed:-3'",)),
+    (["--policy", "fixed:99"], ("invalid policy 'fixed:99'",)),
+    (["--launcher", "scripted:1", "--policy", "fixed:99"], ("invalid policy 'fixed:99'",)),
+    (["--option", "hand_size=30"], ("option 'hand_size' = 30: 4 players × 30 cards",)),
+    ([], ("the game needs a terminal",)),
 ], ids=["delay-inf", "delay-nan", "delay-negative", "catch-negative", "seed-escape",
         "players-arabic-digit", "target-full-width", "humans-empty", "humans-blank",
         "humans-none-and-names", "humans-twice", "humans-control", "humans-long",
-        "players-11"])
+        "players-11", "launcher-unknown", "gpio-off-a-pi", "serial-missing",
+        "scripted-text", "fixed-negative", "policy-99", "policy-99-scripted", "hand-size-30",
+        "no-terminal"])
 def test_bad_arguments_are_one_line(tmp_path: Path, args: list[str],
                                     fragments: tuple[str, ...]) -> None:
     assert_one_line(play(tmp_path, *args), "uno-attack play: error: ", *fragments)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from uno_attack.cli import main as cli_main
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 
@@ -317,6 +318,31 @@ class TestLauncherStats:
         assert result.returncode == 0
         assert "fire rate          1.0000" in result.stdout
         assert "    2 | ####" in result.stdout
+
+    @pytest.mark.parametrize(("args", "fragment"), [
+        (("--presses", "١٠"), "argument --presses: '١٠' is not a whole number"),
+        (("--presses", "１２"), "argument --presses: '１２' is not a whole number"),
+        (("--presses", "1_0"), "argument --presses: '1_0' is not a whole number"),
+        (("--presses", "+3"), "argument --presses: '+3' is not a whole number"),
+        (("--presses", " 7 "), "argument --presses: ' 7 ' is not a whole number"),
+        (("--presses", "0"), "--presses 0: must be at least 1"),
+        (("--seed", ""), "argument --seed: '' is not a seed"),
+        (("--policy", "fixed:99"), "invalid policy 'fixed:99'"),
+    ])
+    def test_bad_input_one_line(self, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                fragment: str) -> None:
+        assert cli_main(["launcher", "stats", "--presses", "10", *args]) == 2
+        err = capsys.readouterr().err
+        assert fragment in err
+        assert len(err.strip().splitlines()) == 1, err
+
+    def test_a_seed_is_a_number_or_a_word(self, capsys: pytest.CaptureFixture[str]) -> None:
+        def stats(seed: str) -> str:
+            assert cli_main(["launcher", "stats", "--presses", "200", "--seed", seed]) == 0
+            return capsys.readouterr().out
+        assert "(seed ٣)" in stats("٣")  # the word, as README says, not seed 3
+        assert stats("٣").replace("٣", "3") != stats("3")
+        assert "(seed x)" in stats("x")
 
     def test_bad_policy(self) -> None:
         result = run("launcher", "stats", "--policy", "fixed:x")

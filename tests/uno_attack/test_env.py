@@ -6,6 +6,7 @@ steps, rendering and bad arguments."""
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 import warnings
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +26,7 @@ from uno_attack.cards import Card
 from uno_attack.engine import Round
 from uno_attack.env import ACTIONS, OBSERVATION, SingleAgentEnv, action_id, action_of, env, raw_env
 from uno_attack.env.layout import CARDS, WAIT, field_slice
-from uno_attack.errors import IllegalActionError, UnoAttackError
+from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
 from uno_attack.penalties import FIRE
 from uno_attack.table import reaction_order
 
@@ -136,11 +138,60 @@ class TestPettingZoo:
         ({"policy": "wild"}, "unknown policy 'wild'"),
         ({"players": 3, "options": {"teams": 2}}, "option 'teams' = 2: 3 players"),
         ({"players": 10, "options": {"hand_size": 12}}, "hand_size"),
+        ({"players": 4.0}, "players = 4.0: must be 2 to 10 (a whole number)"),
+        ({"max_steps": 0}, "max_steps = 0: must be 1 or more"),
+        ({"max_steps": -1}, "max_steps = -1: must be 1 or more"),
+        ({"max_steps": float("inf")}, "max_steps = inf: must be 1 or more (a whole number)"),
+        ({"max_steps": True}, "max_steps = True"),
     ])
     def test_bad_arguments_say_what_is_wrong(self, arguments: dict[str, object],
                                              fragment: str) -> None:
-        with pytest.raises(UnoAttackError, match=fragment.replace("(", r"\(")):
+        with pytest.raises(UnoAttackError, match=re.escape(fragment)):
             raw_env(**arguments)  # type: ignore[arg-type]
+
+    def test_numpy_integers_are_counts_and_actions(self) -> None:
+        raw = raw_env(players=np.int64(4), max_steps=np.int32(50))  # type: ignore[arg-type]
+        assert raw.possible_agents == [f"player_{s}" for s in range(4)]
+        raw.reset(seed=1)
+        legal = np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])
+        raw.step(legal[0])  # a NumPy integer, as np.flatnonzero gives it
+        assert raw.seats.table.events
+
+    @pytest.mark.parametrize("action", [26.7, 26.0, "26", True, None])
+    def test_an_action_that_is_not_an_integer_is_refused(self, action: object) -> None:
+        raw = raw_env(players=2)
+        raw.reset(seed=1)
+        before = [list(hand) for hand in raw.seats.game.hands]
+        with pytest.raises(InvalidActionError, match=f"action {action!r}"):
+            raw.step(action)  # type: ignore[arg-type]
+        assert [list(hand) for hand in raw.seats.game.hands] == before
+
+    def test_a_dead_agent_steps_with_none_and_a_step_after_the_round_is_refused(
+            self, caplog: pytest.LogCaptureFixture) -> None:
+        raw = raw_env(players=2)
+        with pytest.raises(ResetNeeded):
+            raw.step(0)
+        raw.reset(seed=1)
+        rng = random.Random(1)
+        for _agent in raw.agent_iter(10_000):
+            obs, _, terminated, truncated, _ = raw.last()
+            if terminated or truncated:
+                with pytest.raises(ValueError, match="only valid action is None"):
+                    raw.step(0)  # PettingZoo's rule for a dead agent
+                raw.step(None)
+                continue
+            raw.step(masked_random(obs["action_mask"], rng))
+        assert raw.agents == []
+        with pytest.raises(ResetNeeded, match="call reset"):
+            raw.step(None)
+        wrapped = env(players=2)
+        wrapped.reset(seed=1)
+        for _agent in wrapped.agent_iter(10_000):
+            obs, _, terminated, truncated, _ = wrapped.last()
+            wrapped.step(None if terminated or truncated
+                         else masked_random(obs["action_mask"], rng))
+        wrapped.step(None)  # PettingZoo's order enforcing warns and does nothing
+        assert "step() called after all agents are terminated" in caplog.text
 
 
 def decisions(seed: int, players: int, chosen: dict[str, object], steps: int):  # type: ignore[no-untyped-def]
@@ -301,13 +352,49 @@ class TestSingleAgent:
         assert (reward, terminated) == (-1.0, True)
         assert f"action {illegal}" in info["illegal"]
 
+    @pytest.mark.parametrize("action", [26.7, "26", None])
+    def test_an_action_that_is_not_an_integer_is_refused(self, action: object) -> None:
+        game_env = SingleAgentEnv()
+        game_env.reset(seed=0)
+        with pytest.raises(InvalidActionError, match="an action id is an integer"):
+            game_env.step(action)  # type: ignore[arg-type]
+        _, info = game_env.reset(seed=0)
+        game_env.step(np.flatnonzero(info["action_mask"])[0])  # a NumPy integer
+
+    def test_numpy_integer_counts_are_taken(self) -> None:
+        game_env = SingleAgentEnv(players=np.int64(3), seat=np.int64(2))  # type: ignore[arg-type]
+        game_env.reset(seed=0)
+        assert game_env.seats.decider == 2
+
+    def test_a_step_after_the_end_is_refused(self) -> None:
+        game_env = SingleAgentEnv(max_steps=3)
+        with pytest.raises(ResetNeeded):
+            game_env.step(0)
+        rng = random.Random(0)
+        for ending in ("terminated", "truncated", "illegal"):
+            _, info = game_env.reset(seed=4)
+            done = False
+            while not done:
+                mask = info["action_mask"]
+                action = (int(np.flatnonzero(mask == 0)[0]) if ending == "illegal"
+                          else masked_random(mask, rng))
+                _, _, terminated, truncated, info = game_env.step(action)
+                done = terminated or truncated
+            with pytest.raises(ResetNeeded, match="call reset"):
+                game_env.step(masked_random(info["action_mask"], rng) if
+                              info["action_mask"].any() else 0)
+            game_env.max_steps = 10_000 if ending == "terminated" else 3
+
     @pytest.mark.parametrize(("arguments", "fragment"), [
-        ({"seat": 2}, "seat = 2: must be a seat of the 2 players"),
+        ({"seat": 2}, "seat = 2: must be 0 to 1"),
+        ({"seat": 1.0}, "seat = 1.0: must be 0 to 1 (a whole number)"),
+        ({"max_steps": 0}, "max_steps = 0: must be 1 or more"),
+        ({"max_steps": float("inf")}, "max_steps = inf: must be 1 or more"),
         ({"opponents": "smart2"}, "unknown bot kind 'smart2'"),
         ({"players": 3, "opponents": ["basic"]}, "one bot kind for each of the 2 other seats"),
     ])
     def test_bad_arguments(self, arguments: dict[str, object], fragment: str) -> None:
-        with pytest.raises(UnoAttackError, match=fragment):
+        with pytest.raises(UnoAttackError, match=re.escape(fragment)):
             SingleAgentEnv(**arguments)  # type: ignore[arg-type]
 
 

@@ -45,9 +45,16 @@ class TestDeal:
         assert [c.code for c in starters] == ["YT", "GT", "B5"]
         assert [c.code for c in launcher] == ["B6", "B7"]
 
-    def test_hand_size_too_large_for_the_deck(self) -> None:
-        with pytest.raises(OptionError, match="hand_size"):
-            deal(ATTACK, list(CANONICAL_DECK), 10, 0, 12)
+    @pytest.mark.parametrize(("rules", "players", "hand_size"), [
+        ("attack", 10, 12), ("attack", 4, 28), ("classic", 4, 27)])
+    def test_hand_size_too_large_for_the_deck(self, rules: str, players: int,
+                                              hand_size: int) -> None:
+        options = Options(rules=rules, hand_size=hand_size)
+        with pytest.raises(OptionError, match=f"'hand_size' = {hand_size}: {players} players"):
+            options.check_players(players)  # one rule: the table's check is the deal's
+        with pytest.raises(OptionError, match=f"'hand_size' = {hand_size}"):
+            Match([str(s) for s in range(players)], options).deal_round()
+        Options(rules=rules, hand_size=hand_size - 1).check_players(players)  # it fits
 
     @pytest.mark.parametrize(("options", "deck"), [
         (Options(hand_size=5), ATTACK), (Options(hand_size=5, rules="classic"), CLASSIC)])

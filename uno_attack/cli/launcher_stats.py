@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
 from sim_launcher.policies import PolicyError, make_policy
 from sim_launcher.stats import histogram, measure
+from uno_attack.cli.args import ArgumentParser, seed_value, whole_number
 from uno_attack.config import user_policy_tables
 from uno_attack.errors import LauncherError
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack launcher stats",
         description="Press a simulated launcher many times and print the fire rate, the "
                     "gaps between fires, the burst sizes and the longest empty run.")
     parser.add_argument("--policy", default="attack",
                         help="attack, gentle, brutal, fixed:N or a table from the config file")
-    parser.add_argument("--presses", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--presses", type=whole_number, default=100_000,
+                        help="how many presses (default 100000)")
+    parser.add_argument("--seed", type=seed_value, default=1,
+                        help="a whole number or a word (default 1)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     if args.presses < 1:

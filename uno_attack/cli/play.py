@@ -14,9 +14,10 @@ import argparse
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from uno_attack.cli import rule_options, table_args
-from uno_attack.cli.args import ArgumentParser, whole_number
+from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_file, keep_previous
@@ -70,7 +71,10 @@ def config_from_args(argv: list[str]) -> tuple[GameConfig, bool]:
     return config, args.resume
 
 
-def _config(argv: list[str]) -> tuple[GameConfig, argparse.Namespace]:
+def _config(argv: list[str], *, open_launcher: bool = False
+            ) -> tuple[GameConfig, argparse.Namespace]:
+    """Everything the command line gave, checked (with ``open_launcher``, the launcher
+    too: opened and closed again)."""
     args = build_parser().parse_args(argv)
     humans = table_args.people(args, bots_only="none")
     shorthands: list[str] = []
@@ -90,6 +94,8 @@ def _config(argv: list[str]) -> tuple[GameConfig, argparse.Namespace]:
                         bot_delay=bot_delay, catch_delay=catch_delay,
                         animate=not args.no_animation)
     config.check()  # before any screen opens
+    if open_launcher:
+        config.check_launcher()
     return config, args
 
 
@@ -101,7 +107,7 @@ def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttack
     Without ``--resume``, a saved game that was not finished is offered on the first
     screen: resume it, or start anew and keep it beside as ``game.previous.json``.
     """
-    config, args = _config(argv)
+    config, args = _config(argv, open_launcher=launcher is None)
     save = config.save
     assert save is not None
     launchers = [launcher] if launcher is not None else []
@@ -143,7 +149,19 @@ def unfinished_game(save: Path) -> SavedGame | None:
     return saved
 
 
+def _refuse_without_terminal(argv: list[str]) -> NoReturn:
+    """No screen can be shown or answered (a pipe, a service): say what is wrong with
+    the command line, or with the save it resumes, else that a terminal is needed."""
+    config, args = _config(argv, open_launcher=True)
+    if args.resume:
+        Session.resume(config).close()
+    raise UsageError("the game needs a terminal: standard input and output must be one "
+                     "(to let bots play without one, use 'uno-attack simulate')")
+
+
 def main(argv: list[str]) -> int:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        _refuse_without_terminal(argv)
     app = build_app(argv)
     # SIGTERM (a service stop) and SIGHUP (the terminal window closed) end the game like
     # 'q' does; and whatever way the app ends, the launcher is closed so a real motor stops.

@@ -14,12 +14,22 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from uno_attack.errors import InvalidActionError
+
 from .layout import ACTIONS, observation_box
-from .seats import RENDER_MODES, AgentTable, TableConfig, check_render_mode
+from .seats import (
+    RENDER_MODES,
+    AgentTable,
+    TableConfig,
+    action_number,
+    check_render_mode,
+    whole_number,
+)
 
 ILLEGAL_REWARD = -1.0
 
@@ -64,10 +74,10 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
         check_render_mode(render_mode)
         self.config = TableConfig.build(players=players, rules=rules, options=options,
                                         preset=preset, policy=policy)
-        self.max_steps = max_steps
+        self.max_steps = whole_number("max_steps", max_steps, 1)
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{s}" for s in range(players)]
-        self.agents = self.possible_agents[:]
+        self.possible_agents = [f"player_{s}" for s in range(self.config.players)]
+        self.agents: list[str] = []  # none until reset() deals a round
         self._seats = {name: s for s, name in enumerate(self.possible_agents)}
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(len(ACTIONS)) for a in self.possible_agents}
@@ -113,13 +123,20 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
                 "action_mask": self.seats.mask(seat)}
 
     def step(self, action: int | None) -> None:
+        """The selected agent's action id; ``None`` once it is done (PettingZoo's dead
+        step). A step once every agent is done, or before :meth:`reset`, raises
+        Gymnasium's ``ResetNeeded`` (the wrapped :func:`env` warns instead, as PettingZoo's
+        order enforcing does)."""
+        if not self.agents:
+            raise ResetNeeded("step() with no round under way: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise InvalidActionError(f"action None: {agent} is not done and must act")
         self._cumulative_rewards[agent] = 0.0
-        assert action is not None, "an agent that is not done must act"
-        self.seats.act(self._seats[agent], int(action))
+        self.seats.act(self._seats[agent], action_number(action))
         self._steps += 1
         game = self.seats.game
         if game.over:

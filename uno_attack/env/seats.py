@@ -15,16 +15,18 @@ Presses are decided by the simulated launcher's seeded ejection policy, as in
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 
 import numpy as np
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player, make_bot
 from uno_attack.engine import Round
-from uno_attack.errors import IllegalActionError, UnoAttackError
+from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options, options_from_cli
@@ -49,8 +51,7 @@ class TableConfig:
         """From an environment's arguments: a preset's options, then ``options`` (a
         mapping as a transcript's) over them, then ``rules``. Anything that cannot be
         played raises :class:`~uno_attack.errors.UnoAttackError` saying why."""
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-            raise UnoAttackError(f"players = {players!r}: must be 2 to 10")
+        players = whole_number("players", players, 2, 10)
         chosen = options_from_cli(preset, [])
         data = {**chosen.to_dict(), **(options or {})}
         if rules is not None:
@@ -61,6 +62,24 @@ class TableConfig:
         Match([f"player_{s}" for s in range(players)], parsed).deal_round()
         open_launcher("sim", policy=policy).close()
         return cls(players, parsed, policy)
+
+
+def whole_number(name: str, value: object, low: int, high: float = math.inf) -> int:
+    """An environment's count argument as an ``int``: a Python or NumPy integer (never a
+    bool, float or string) from ``low`` to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or not low <= value <= high:
+        bounds = f"{low} or more" if high == math.inf else f"{low} to {high}"
+        raise UnoAttackError(f"{name} = {value!r}: must be {bounds} (a whole number)")
+    return int(value)
+
+
+def action_number(action: object) -> int:
+    """A step's action as an ``int``: an integer (NumPy's too) as Gymnasium's ``Discrete``
+    space holds them; ``26.7`` or ``"26"`` is not an action id, rather than action 26."""
+    if isinstance(action, bool) or not isinstance(action, Integral):
+        raise InvalidActionError(f"action {action!r}: an action id is an integer, 0 … "
+                                 f"{len(ACTIONS) - 1}")
+    return int(action)
 
 
 RENDER_MODES = ("human", "ansi")

@@ -17,13 +17,21 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from uno_attack.bots import BOT_KINDS
 from uno_attack.errors import IllegalActionError, UnoAttackError
 
 from .aec import ILLEGAL_REWARD
 from .layout import ACTIONS, observation_box
-from .seats import RENDER_MODES, AgentTable, TableConfig, check_render_mode
+from .seats import (
+    RENDER_MODES,
+    AgentTable,
+    TableConfig,
+    action_number,
+    check_render_mode,
+    whole_number,
+)
 
 #: Deals in a row that may end before the agent has a decision (tiny hands) before
 #: :meth:`SingleAgentEnv.reset` gives up.
@@ -45,8 +53,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
         check_render_mode(render_mode)
         config = TableConfig.build(players=players, rules=rules, options=options,
                                    preset=preset, policy=policy)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise UnoAttackError(f"seat = {seat!r}: must be a seat of the {players} players")
+        players = config.players
+        seat = whole_number("seat", seat, 0, players - 1)
         others = [s for s in range(players) if s != seat]
         kinds = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(kinds) != len(others):
@@ -58,13 +66,14 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
                                      f"{', '.join(BOT_KINDS)})")
         names = [f"player_{s}" for s in range(players)]
         self.seat = seat
-        self.max_steps = max_steps
+        self.max_steps = whole_number("max_steps", max_steps, 1)
         self.render_mode = render_mode
         self.seats = AgentTable(config, names, dict(zip(others, kinds, strict=True)))
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(len(ACTIONS))
         self._seed = 0
         self._round = 0
+        self._ended = True  # no episode until reset(); then until it terminates or truncates
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -81,14 +90,22 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
             self._round += 1
             self._play_bots()
             if not self.seats.game.over:
+                self._ended = False
                 return self._observation(), self._info()
         raise UnoAttackError(f"{MAX_DEALS} deals in a row ended before seat {self.seat} had "
                              "a decision: the hands are too small for this table")
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The agent's action id. Once the episode has terminated or been truncated (or
+        before the first :meth:`reset`) a step raises Gymnasium's ``ResetNeeded``: the
+        round has no more reward to give."""
+        if self._ended:
+            raise ResetNeeded("step() with no episode under way: call reset() first")
+        number = action_number(action)
         try:
-            self.seats.act(self.seat, int(action))
+            self.seats.act(self.seat, number)
         except IllegalActionError as exc:
+            self._ended = True
             return self._observation(), ILLEGAL_REWARD, True, False, {
                 **self._info(), "illegal": str(exc)}
         self._steps += 1
@@ -97,9 +114,11 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
         if self.render_mode == "human":
             self.render()
         if game.over:
+            self._ended = True
             return self._observation(), self.seats.rewards()[self.seat], True, False, \
                 self._info()
-        return self._observation(), 0.0, False, self._steps >= self.max_steps, self._info()
+        self._ended = self._steps >= self.max_steps
+        return self._observation(), 0.0, False, self._ended, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The agent's legal action ids, as booleans (for sb3-contrib's MaskablePPO)."""

@@ -26,10 +26,11 @@ from uno_attack.wording import name_seats, wins
 
 
 def local_settings(session: Session) -> FlowSettings:
-    """The pace ``play`` was asked for; the next round waits for the scoreboard's Enter."""
+    """The pace ``play`` was asked for; the next round waits for the scoreboard's Enter;
+    a launcher problem is answered by whoever is at this keyboard."""
     config = session.config
     return FlowSettings(bot_delay=config.bot_delay, catch_delay=config.catch_delay,
-                        round_pause=None)
+                        round_pause=None, operator=None)
 
 
 class LocalTable:

@@ -249,10 +249,15 @@ class TableScreen(Screen[str]):
         self._ask()
 
     def _follow_dialogs(self, seen: Seen) -> None:
-        """Keep an open hand-off or scoreboard true to the table."""
+        """Keep an open hand-off, scoreboard or launcher problem true to the table."""
         top = self.app.screen
         if isinstance(top, HandoffScreen) and seen.handoff is not None:
             top.player = seen.handoff
+        elif isinstance(top, LauncherProblemScreen) and seen.prompt is None:
+            # answered meanwhile (the launcher's own button retried): a count typed now
+            # would answer nothing; the next problem, even alike, asks again
+            self._asked = {key for key in self._asked if key[0] != "prompt"}
+            top.dismiss(None)
         elif isinstance(top, ScoreboardScreen) and not seen.scored \
                 and seen.step[0] > top.board.round_no:
             top.dismiss(None)  # the host dealt the next round

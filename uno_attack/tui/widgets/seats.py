@@ -71,9 +71,13 @@ class SeatBadge(Widget):
 
 
 class SeatsBar(Horizontal):
-    """All opponents in a row, in seat order."""
+    """All opponents in seat order, three to a row; more than :data:`ROOMY` of them
+    (a table of 8 to 10) get two lines each without a box, so every one is on screen."""
+
+    ROOMY = 6
 
     def show(self, infos: list[SeatInfo]) -> None:
+        self.set_class(len(infos) > self.ROOMY, "-crowded")
         badges = list(self.query(SeatBadge))
         if len(badges) != len(infos):
             self.remove_children()
