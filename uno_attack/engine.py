@@ -63,13 +63,6 @@ class Applied(NamedTuple):
     over: bool = False
 
 
-#: What :meth:`Round.push` returns: the fields of :class:`Applied` as a plain tuple, in
-#: order. A plain tuple costs a fraction of a named one, and self-play makes one per
-#: action; ``Applied._make(raw)`` names the fields.
-RawApplied = tuple[Action, tuple[Card, ...], tuple[Card, ...], tuple[tuple[Card, ...], ...],
-                   tuple[Owed, ...], tuple[int, ...], tuple[tuple[int, int], ...],
-                   tuple[int, tuple[Card, ...]] | None, int | None, bool]
-
 # Looked up once for the hot paths: in CPython 3.11 ``Phase.PLAY`` costs ten times a
 # module global, and self-play does it several times per action.
 _PLAYING, _OVER = Phase.PLAY, Phase.OVER
@@ -81,12 +74,13 @@ _named = tuple.__new__
 _BLUFF_PENALTY, _FAIR_PENALTY = 4, 6
 
 
-def _raw(action: Action, played: tuple[Card, ...], owed: list[Owed], *,
-         gained: tuple[Card, ...] = (), reloads: tuple[tuple[Card, ...], ...] = (),
-         moves: Moves = _NO_MOVES, revealed: tuple[int, tuple[Card, ...]] | None = None,
-         winner: int | None = None, over: bool = False) -> RawApplied:
-    return (action, played, gained, reloads, tuple(owed) if owed else (), moves.skipped,
-            moves.hands, revealed, winner, over)
+def _applied(action: Action, played: tuple[Card, ...], owed: list[Owed],
+             gained: tuple[Card, ...] = (), reloads: tuple[tuple[Card, ...], ...] = (),
+             moves: Moves = _NO_MOVES, revealed: tuple[int, tuple[Card, ...]] | None = None,
+             winner: int | None = None, over: bool = False) -> Applied:
+    """The one constructor of :class:`Applied` (its fields from the engine's values)."""
+    return _named(Applied, (action, played, gained, reloads, tuple(owed) if owed else (),
+                            moves.skipped, moves.hands, revealed, winner, over))
 
 
 class Round:
@@ -713,13 +707,12 @@ class Round:
                 isinstance(fired, bool) or not isinstance(fired, int) or fired < 0):
             raise IllegalActionError(action, f"a press needs its outcome: fired={fired!r} "
                                              "is not a count of cards ≥ 0")
-        return _named(Applied, self.push(action, fired=fired or 0, shuffle=shuffle))
+        return self.push(action, fired=fired or 0, shuffle=shuffle)
 
     def push(self, action: Action, *, fired: int = 0,
-             shuffle: Shuffle | None = None) -> RawApplied:
+             shuffle: Shuffle | None = None) -> Applied:
         """Perform an action known to be legal, without checking (the fast path of
-        self-play). What happened comes back as a plain tuple (:data:`RawApplied`);
-        ``Applied._make(raw)`` names it."""
+        self-play), and say what happened."""
         verb = action.verb
         seat = action.seat
         if self.out_value is not None:
@@ -765,7 +758,7 @@ class Round:
             return self._challenge(action)
         else:  # Verb.OUT
             return self._go_out(action)
-        return _raw(action, (), self.owed)
+        return _applied(action, (), self.owed)
 
     def _reload_order(self, shuffle: Shuffle | None) -> list[Card]:
         """The cards a reload of the stock will load, in order: the discard pile but its
@@ -784,7 +777,7 @@ class Round:
         return (tuple(cards),)
 
     # -- plays ------------------------------------------------------------------------
-    def _play(self, action: Action) -> RawApplied:
+    def _play(self, action: Action) -> Applied:
         seat = action.seat
         cards = action.cards
         hand = self.hands[seat]
@@ -835,9 +828,7 @@ class Round:
             self.uno_seat = seat
         if skipped:
             moves = Moves(skipped + moves.skipped, moves.hands)
-        owed = self.owed
-        return (action, played, (), (), tuple(owed) if owed else (), moves.skipped,
-                moves.hands, None, None, False)
+        return _applied(action, played, self.owed, (), (), moves)
 
     def _passed_over(self, jumper: int) -> tuple[int, ...]:
         """The seats from the one in turn up to the jumper, who lose their turn (B2)."""
@@ -848,7 +839,7 @@ class Round:
             seat = self.next_seat(seat)
         return tuple(seats)
 
-    def _answer(self, action: Action, kind: Kind) -> RawApplied:
+    def _answer(self, action: Action, kind: Kind) -> Applied:
         """A stacking (B1) or deflecting (B6) play on the first owed penalty."""
         seat = action.seat
         card = action.cards[0]
@@ -875,12 +866,12 @@ class Round:
                 del self.owed[0]  # a last card that deflects: the penalty is dropped (E8)
             if not self.owed:
                 self._finish()
-            return _raw(action, (card,), self.owed, winner=seat, over=self.phase is _OVER)
+            return _applied(action, (card,), self.owed, winner=seat, over=self.phase is _OVER)
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
-        return _raw(action, (card,), self.owed)
+        return _applied(action, (card,), self.owed)
 
-    def _went_out(self, action: Action, kind: Kind, played: tuple[Card, ...]) -> RawApplied:
+    def _went_out(self, action: Action, kind: Kind, played: tuple[Card, ...]) -> Applied:
         """A last card: only the penalties of its kind as a last card remain (RULES.md 8)."""
         seat = action.seat
         self.winner = seat
@@ -888,9 +879,9 @@ class Round:
             kind.last(self, seat, action, len(action.cards))
         if not self.owed:
             self._finish()
-        return _raw(action, played, self.owed, winner=seat, over=self.phase is _OVER)
+        return _applied(action, played, self.owed, winner=seat, over=self.phase is _OVER)
 
-    def _go_out(self, action: Action) -> RawApplied:
+    def _go_out(self, action: Action) -> Applied:
         """``out`` (B9): the hand goes under the top card in canonical order; it wins."""
         seat = action.seat
         hand = self.rules.sort(self.hands[seat])
@@ -899,10 +890,10 @@ class Round:
         self.discard += [*hand, top]
         self.winner = seat
         self._finish()
-        return _raw(action, tuple(hand), self.owed, winner=seat, over=True)
+        return _applied(action, tuple(hand), self.owed, winner=seat, over=True)
 
     # -- taking cards ---------------------------------------------------------------
-    def _press(self, action: Action, fired: int, reload: list[Card] | None) -> RawApplied:
+    def _press(self, action: Action, fired: int, reload: list[Card] | None) -> Applied:
         seat = action.seat
         owed = self.owed
         follow = self._follow_take  # a house rule that decides what follows (B5, RULES.md 9)
@@ -934,15 +925,14 @@ class Round:
                                         head.cause, False))
             if not owed and self.winner is not None:
                 self._finish()
-                return _raw(action, (), owed, gained=gained, reloads=reloads,
+                return _applied(action, (), owed, gained=gained, reloads=reloads,
                             winner=self.winner, over=True)
         elif follow is None or not before or not follow[1](self, seat, gained, nothing_to_load,
                                                            before):
             self.turn = (seat + self.direction) % self.players
-        return (action, (), gained, reloads, tuple(owed) if owed else (), (), (), None,
-                self.winner, False)
+        return _applied(action, (), owed, gained, reloads, _NO_MOVES, None, self.winner)
 
-    def _draw(self, action: Action, need: int, reload: list[Card] | None) -> RawApplied:
+    def _draw(self, action: Action, need: int, reload: list[Card] | None) -> Applied:
         """A draw (VARIANTS.md A2): what is owed at once, else one card; the pile is
         reloaded whenever it runs empty, and the draw ends with what it could take."""
         seat = action.seat
@@ -966,7 +956,7 @@ class Round:
             del owed[0]  # one draw makes the whole of one penalty
             if not owed and self.winner is not None:
                 self._finish()
-                return _raw(action, (), owed, gained=taken, reloads=reloads,
+                return _applied(action, (), owed, gained=taken, reloads=reloads,
                             winner=self.winner, over=True)
         elif follow is not None and before and follow[1](self, seat, taken, not taken, before):
             pass
@@ -975,11 +965,10 @@ class Round:
             self.arrived = taken
         else:
             self.turn = (seat + self.direction) % self.players
-        return (action, (), taken, reloads, tuple(owed) if owed else (), (), (), None,
-                self.winner, False)
+        return _applied(action, (), owed, taken, reloads, _NO_MOVES, None, self.winner)
 
     # -- calls, catches, challenges ---------------------------------------------------------
-    def _call_uno(self, action: Action, *, true: bool) -> RawApplied:
+    def _call_uno(self, action: Action, *, true: bool) -> Applied:
         seat = action.seat
         window = self.uno_seat
         if window is not None and window != seat:
@@ -989,9 +978,9 @@ class Round:
         else:  # a false call (B8): its penalty is owed at once, before anything else
             self.owe(seat, self._house.false_uno_penalty, Cause(Why.FALSE_UNO, by=seat),
                      first=True)
-        return _raw(action, (), self.owed)
+        return _applied(action, (), self.owed)
 
-    def _catch(self, action: Action, *, caught: bool) -> RawApplied:
+    def _catch(self, action: Action, *, caught: bool) -> Applied:
         seat, target = action.seat, action.target
         assert target is not None
         if self.uno_seat is not None and self.uno_seat != seat:
@@ -1001,9 +990,9 @@ class Round:
         else:  # a false catch (B8)
             self.owe(seat, self._house.false_catch_penalty, Cause(Why.FALSE_CATCH, by=seat),
                      first=True)
-        return _raw(action, (), self.owed)
+        return _applied(action, (), self.owed)
 
-    def _challenge(self, action: Action) -> RawApplied:
+    def _challenge(self, action: Action) -> Applied:
         """A5: a bluff makes its player draw 4 at once, and the challenger has a normal turn;
         a fair Wild Draw Four makes the challenger draw 6 and lose the turn."""
         seat = action.seat
@@ -1018,7 +1007,7 @@ class Round:
             self.turn = seat
         else:
             self.owed[0] = Owed(seat, _FAIR_PENALTY, head.unit, cause)
-        return _raw(action, (), self.owed, revealed=revealed)
+        return _applied(action, (), self.owed, revealed=revealed)
 
     def _finish(self) -> None:
         self.phase = _OVER
