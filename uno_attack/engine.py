@@ -22,9 +22,8 @@ without it they are loaded in the order they were discarded, as in a transcript)
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from enum import Enum
 from functools import cache
 from typing import NamedTuple
 
@@ -32,20 +31,12 @@ from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
 from uno_attack.errors import IllegalActionError
 from uno_attack.options import Options
-from uno_attack.penalties import FIRE, Cause, Challenge, Count, Owed, Unit, Why
+from uno_attack.penalties import FIRE, Cause, Count, Owed, Unit, Why
+from uno_attack.phase import Phase
 from uno_attack.rules import ATTACK, Kind, Moves, RuleSet, rule_set
+from uno_attack.rules.house import House, house_for
 
 Shuffle = Callable[[list[Card]], None]
-
-
-class Phase(Enum):
-    """What the round waits for (owed penalties come before any of these)."""
-
-    CHOOSE = "choose"  # the player left of the dealer names a wild starter's colour
-    PLAY = "play"      # the seat whose turn it is plays, presses or draws
-    AFTER = "after"    # after a press or draw: play a card that arrived (or pass)
-    CHAIN = "chain"    # until_playable: press or draw again, nothing playable came yet
-    OVER = "over"      # a hand is empty and nothing more is owed
 
 
 class Applied(NamedTuple):
@@ -72,13 +63,6 @@ class Applied(NamedTuple):
     over: bool = False
 
 
-#: What :meth:`Round.push` returns: the fields of :class:`Applied` as a plain tuple, in
-#: order. A plain tuple costs a fraction of a named one, and self-play makes one per
-#: action; ``Applied._make(raw)`` names the fields.
-RawApplied = tuple[Action, tuple[Card, ...], tuple[Card, ...], tuple[tuple[Card, ...], ...],
-                   tuple[Owed, ...], tuple[int, ...], tuple[tuple[int, int], ...],
-                   tuple[int, tuple[Card, ...]] | None, int | None, bool]
-
 # Looked up once for the hot paths: in CPython 3.11 ``Phase.PLAY`` costs ten times a
 # module global, and self-play does it several times per action.
 _PLAYING, _OVER = Phase.PLAY, Phase.OVER
@@ -90,12 +74,13 @@ _named = tuple.__new__
 _BLUFF_PENALTY, _FAIR_PENALTY = 4, 6
 
 
-def _raw(action: Action, played: tuple[Card, ...], owed: list[Owed], *,
-         gained: tuple[Card, ...] = (), reloads: tuple[tuple[Card, ...], ...] = (),
-         moves: Moves = _NO_MOVES, revealed: tuple[int, tuple[Card, ...]] | None = None,
-         winner: int | None = None, over: bool = False) -> RawApplied:
-    return (action, played, gained, reloads, tuple(owed) if owed else (), moves.skipped,
-            moves.hands, revealed, winner, over)
+def _applied(action: Action, played: tuple[Card, ...], owed: list[Owed],
+             gained: tuple[Card, ...] = (), reloads: tuple[tuple[Card, ...], ...] = (),
+             moves: Moves = _NO_MOVES, revealed: tuple[int, tuple[Card, ...]] | None = None,
+             winner: int | None = None, over: bool = False) -> Applied:
+    """The one constructor of :class:`Applied` (its fields from the engine's values)."""
+    return _named(Applied, (action, played, gained, reloads, tuple(owed) if owed else (),
+                            moves.skipped, moves.hands, revealed, winner, over))
 
 
 class Round:
@@ -107,7 +92,8 @@ class Round:
     """
 
     __slots__ = (
-        "_fast_phase", "_jump_in", "_kinds", "_matching", "_sum_out", "_take", "_ways",
+        "_after_plays", "_fast_phase", "_follow_take", "_house", "_kinds", "_matching",
+        "_take", "_ways",
         "arrived", "color",
         "dealer", "direction", "discard", "hands", "options", "out_by", "out_value", "owed",
         "phase", "players", "rules", "stock", "turn", "uno_seat", "winner",
@@ -135,11 +121,12 @@ class Round:
         self._matching: dict[Card, dict[Color | None, frozenset[Card]]] = {}
         self._ways: tuple[dict[Card, tuple[Action, ...]], ...] = ()  # plays per seat and card
         self._take: tuple[Action, ...] = ()  # each seat's press (or draw)
-        # the phase in which legal_actions may take its fast path: PLAY, or None when an
-        # option asks for what the fast path leaves out (one test instead of two)
+        self._house: House = house_for(self.options)
+        # the phase in which legal_actions may take its fast path: PLAY, or None when a
+        # house rule changes what the fast path lists (one test instead of two)
         self._fast_phase: Phase | None = Phase.PLAY
-        self._sum_out = False  # options.sum_out, looked up once
-        self._jump_in = False  # options.jump_in is not "off", looked up once
+        self._follow_take = self._house.follow_take  # looked up once for the hot paths
+        self._after_plays = self._house.after_plays
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -184,12 +171,10 @@ class Round:
         game._matching = rules.matching
         game._ways = _seat_plays(rules, n, _seat_naming(game._kinds))
         game._take = _take_actions(rules.unit, n)
-        slow = (options.forced_play or options.last_card != "any"
-                or options.wild_draw_four == "fair_only" or options.false_uno_penalty
-                or options.false_catch_penalty or options.sum_out)
-        game._fast_phase = None if slow else Phase.PLAY
-        game._sum_out = options.sum_out
-        game._jump_in = options.jump_in != "off"
+        house = game._house = house_for(options)
+        game._fast_phase = Phase.PLAY if house.fast_play else None
+        game._follow_take = house.follow_take
+        game._after_plays = house.after_plays
         game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
         game.stock = deque(stock)
@@ -261,7 +246,7 @@ class Round:
 
     def has_playable(self, seat: int) -> bool:
         """Whether ``seat`` holds a card it could play by itself on its turn now."""
-        return any(self._playable(seat, card) for card in self.hands[seat])
+        return any(self.playable(seat, card) for card in self.hands[seat])
 
     def draw_size(self) -> int:
         """How many cards the seat to act's ``draw`` would take now (classic): what it owes,
@@ -285,11 +270,8 @@ class Round:
         (false calls under B8 aside)."""
         if self.uno_seat is not None or self.out_value is not None:
             return self.phase is not _OVER
-        if not self._jump_in or self.phase is not _PLAYING or self.owed:
-            return False
-        top = self.discard[-1]
-        return top.color is not None and any(
-            top in hand for seat, hand in enumerate(self.hands) if seat != self.turn)
+        jump_in = self._house.jump_in
+        return jump_in is not None and jump_in.open(self)
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -345,8 +327,8 @@ class Round:
             if head.answerable and self.winner is None:
                 if head.cause.challenge is not None and self._challenge_refusal(seat) is None:
                     actions.append(Action.challenge(seat))
-                if self.options.stacking != "off" or self.options.deflect:
-                    actions += self._candidates(seat, self.hands[seat], self._answer_refusal)
+                if self._house.answering:
+                    actions += self.candidates(seat, self.hands[seat], self._answer_refusal)
             return actions
         if phase is Phase.CHOOSE:
             return [Action.choose(seat, color) for color in COLORS]
@@ -366,19 +348,15 @@ class Round:
         """Every way to play each of ``cards`` alone on the seat's turn (each way names a
         colour or another seat as its card needs: :meth:`_play_refusal` agrees)."""
         ways = self._ways[seat]
-        return [way for card in dict.fromkeys(cards) if self._playable(seat, card)
+        return [way for card in dict.fromkeys(cards) if self.playable(seat, card)
                 for way in ways[card]]
 
     def _jump_ins(self, seat: int) -> list[Action]:
-        """The jump-ins (VARIANTS.md B2) of a seat that is not in turn."""
-        if self.options.jump_in == "off" or self.phase is not _PLAYING or self.owed:
-            return []
-        top = self.discard[-1]
-        if top not in self.hands[seat]:
-            return []
-        return self._candidates(seat, (top,), self._jump_refusal)
+        """What a seat that is not in turn may play: jump-ins (VARIANTS.md B2)."""
+        jump_in = self._house.jump_in
+        return [] if jump_in is None else jump_in.plays(self, seat)
 
-    def _candidates(self, seat: int, cards: Iterable[Card],
+    def candidates(self, seat: int, cards: Iterable[Card],
                     refusal: Callable[[Action], str | None]) -> list[Action]:
         """Every way to play each of ``cards`` alone that ``refusal`` does not refuse."""
         ways = self._ways[seat]
@@ -391,15 +369,16 @@ class Round:
             return []  # after a hand is empty only what is owed is made (E5)
         calls: list[Action] = []
         window = self.uno_seat
-        if window == seat or self.options.false_uno_penalty:
+        house = self._house
+        if window == seat or house.false_uno_penalty:
             calls.append(Action.call_uno(seat))
-        if self.options.false_catch_penalty:
+        if house.false_catch_penalty:
             calls += [Action.catch(seat, other) for other in range(self.players)
                       if other != seat]
         elif window is not None and window != seat:
             calls.append(Action.catch(seat, window))
-        if self.out_value is not None and self._out_refusal(seat) is None:
-            calls.append(Action.out(seat))
+        for hook in house.calls:
+            calls += hook(self, seat)
         return calls
 
     def is_legal(self, action: Action) -> bool:
@@ -445,8 +424,9 @@ class Round:
                 return self._answer_refusal(action)
             return f"seat {seat} owes {head.describe()} ({refs['effects']})"
         if seat != self.turn:
-            if verb is _PLAY and self.options.jump_in != "off":
-                return self._jump_refusal(action)
+            jump_in = self._house.jump_in
+            if verb is _PLAY and jump_in is not None:
+                return jump_in.refusal(self, action)
             return f"it is seat {self.turn}'s turn, not seat {seat}'s ({refs['turn']})"
         if verb is take:
             return self._take_refusal(seat)
@@ -475,8 +455,9 @@ class Round:
         owes = f"seat {head.seat} owes {head.describe()} first"
         if self.winner is not None:
             return f"{owes}; after a hand is empty only what is owed is made (VARIANTS.md E5)"
-        if verb is _PLAY and self.options.jump_in != "off":
-            return f"{owes}; no jump-in while a penalty is owed (VARIANTS.md B2)"
+        jump_in = self._house.jump_in
+        if verb is _PLAY and jump_in is not None:
+            return f"{owes}; {jump_in.owed_refusal}"
         return f"{owes} ({self.rules.refs['effects']})"
 
     def _wrong_take(self, verb: Verb) -> str:
@@ -488,8 +469,8 @@ class Round:
 
     def _after_rule(self) -> str:
         """The rule that lets a card that arrived be played."""
-        if self.options.until_playable:
-            return "until_playable, VARIANTS.md B5"
+        if self._house.after_rule is not None:
+            return self._house.after_rule
         if self.rules.unit is Unit.DRAW:
             return "VARIANTS.md A4"
         return "play_after_press, RULES.md 9"
@@ -500,9 +481,10 @@ class Round:
         if self.phase is Phase.AFTER:
             return (f"seat {seat} has already {_PAST[take]} this turn: play a card that arrived, "
                     f"or pass ({self._after_rule()})")
-        if self.phase is _PLAYING and self.options.forced_play and self.has_playable(seat):
-            return (f"with forced_play a player holding a playable card must play one, not "
-                    f"{take} (VARIANTS.md B13)")
+        for hook in self._house.take_refusals:
+            why = hook(self, seat)
+            if why is not None:
+                return why
         return None
 
     def _pass_refusal(self) -> str | None:
@@ -512,15 +494,13 @@ class Round:
         if self.phase is not Phase.AFTER:
             return (f"'pass' is only allowed after a {take}, where {self._after_rule()} "
                     "lets a card that arrived be played")
-        if self.options.until_playable:
-            return ("with until_playable the playable card that arrived must be played "
-                    "(VARIANTS.md B5)")
-        if self.options.forced_play:
-            return ("with forced_play a playable card that just arrived must be played "
-                    "(VARIANTS.md E17)")
+        for hook in self._house.pass_refusals:
+            why = hook(self)
+            if why is not None:
+                return why
         return None
 
-    def _playable(self, seat: int, card: Card) -> bool:
+    def playable(self, seat: int, card: Card) -> bool:
         """:meth:`_alone_refusal` is ``None``, answered without wording a refusal (the
         engine asks this of every card a press or draw brings)."""
         if card not in self._matching[self.discard[-1]][self.color]:
@@ -529,6 +509,17 @@ class Round:
         if kind.end_refusal is None and kind.fair is None:
             return True
         return self._card_refusal(seat, card, 1) is None
+
+    def matching_now(self) -> frozenset[Card]:
+        """The cards that match the top card and the current colour (RULES.md 4)."""
+        return self._matching[self.discard[-1]][self.color]
+
+    def play_refusal_of(self, action: Action, card: Card, n: int) -> str | None:
+        """What stops a play of ``n`` cards of ``card``'s kind that has passed the checks of
+        its moment (a turn, an answer, a jump-in): the card's own limits, the colour or seat
+        it names, and an UNO call with it."""
+        return (self._card_refusal(action.seat, card, n) or self._naming_refusal(action)
+                or self._uno_call_refusal(action))
 
     def _alone_refusal(self, seat: int, card: Card) -> str | None:
         """Why ``card`` may not be played by itself from ``seat``'s hand on its turn:
@@ -549,10 +540,10 @@ class Round:
                                 else len(kind.lays_down(self.rules, hand, card)))
             if left <= 0:
                 return kind.end_refusal
-        if kind.fair is not None and self.options.wild_draw_four == "fair_only" and \
-                not kind.fair([c for c in hand if c is not card], self.color):
-            return (f"with wild_draw_four = fair_only a {kind.name} may only be played with no "
-                    f"card of the current colour ({self.color}) in hand (VARIANTS.md B14)")
+        for hook in self._house.card_refusals:
+            why = hook(self, seat, card, kind)
+            if why is not None:
+                return why
         return None
 
     def _play_refusal(self, action: Action) -> str | None:
@@ -605,30 +596,11 @@ class Round:
 
     def _multi_refusal(self, action: Action) -> str | None:
         """Several cards at once (VARIANTS.md B3)."""
-        seat, cards = action.seat, action.cards
-        mode = self.options.multi_play
-        if mode == "off":
+        multi_play = self._house.multi_play
+        if multi_play is None:
             return (f"one card is played at a time ({self.rules.refs['turn']}; multi_play, "
                     "VARIANTS.md B3)")
-        if self.phase is not _PLAYING:
-            return f"several cards may not be played after a {self.take_verb} (VARIANTS.md B3)"
-        kind = self._kinds[cards[0]]
-        if any(card.symbol != cards[0].symbol for card in cards):
-            return "the cards of one play must all have one symbol (VARIANTS.md B3)"
-        if kind.multi is None or (mode == "numbers" and kind.multi != "numbers"):
-            alone = "number cards only" if mode == "numbers" else "not this kind"
-            return (f"a {kind.name} is played alone (multi_play = {mode}: {alone}, "
-                    "VARIANTS.md B3)")
-        missing = Counter(cards) - Counter(self.hands[seat])
-        if missing:
-            return (f"seat {seat} does not hold {' '.join(c.code for c in missing.elements())} "
-                    f"({self.rules.refs['turn']})")
-        first = cards[0]
-        if first not in self._matching[self.discard[-1]][self.color]:
-            return (f"the first card listed must be playable by itself, and {first} does not "
-                    f"match the top card {self.top} (VARIANTS.md B3)")
-        return (self._card_refusal(seat, first, len(cards)) or self._naming_refusal(action)
-                or self._uno_call_refusal(action))
+        return multi_play.refusal(self, action)
 
     def _answer_refusal(self, action: Action) -> str | None:
         """A play by the seat owing the first penalty: stacking (B1) or deflecting (B6)."""
@@ -639,8 +611,7 @@ class Round:
         if self.winner is not None:
             return (f"{owes}; after a hand is empty only what is owed is made "
                     "(VARIANTS.md E5)")
-        options = self.options
-        if options.stacking == "off" and not options.deflect:
+        if not self._house.answering:
             return (f"{owes}; penalties can't be passed on or answered with a card "
                     f"({refs['effects']})")
         if not head.answerable:
@@ -654,18 +625,14 @@ class Round:
         cause = head.cause.card
         assert cause is not None
         on = self._kinds[cause]
-        if kind.penalty is not None:
-            if options.stacking == "off":
-                return f"{owes}; stacking is off (VARIANTS.md B1)"
-            if card.symbol not in on.stackers.get(options.stacking, ()):
-                return (f"{owes}; a {kind.name} does not stack on a {on.name} with "
-                        f"stacking = {options.stacking} (VARIANTS.md B1)")
-        elif kind.deflects:
-            if not options.deflect:
-                return f"{owes}; deflecting is off (VARIANTS.md B6)"
-            if not on.wild and card not in self._matching[self.discard[-1]][self.color]:
-                return (f"{owes}; a deflecting {kind.name} must match the top card "
-                        f"{self.top} (VARIANTS.md B6, E7)")
+        for rule, active in self._house.answers:  # stacking (B1), deflecting (B6)
+            if rule.answers(kind):
+                if active is None:
+                    return f"{owes}; {rule.off}"
+                why = active.refusal(self, owes, card, kind, on)
+                if why is not None:
+                    return why
+                break
         else:
             return (f"{owes}; only a Draw card stacks and a Skip or Reverse deflects "
                     "(VARIANTS.md B1, B6)")
@@ -683,27 +650,6 @@ class Round:
             return "part of it is made already: it cannot be answered now (VARIANTS.md E9)"
         return f"the penalty of {head.cause.describe()} cannot be answered (VARIANTS.md E9)"
 
-    def _jump_refusal(self, action: Action) -> str | None:
-        """A play out of turn (VARIANTS.md B2)."""
-        seat, cards = action.seat, action.cards
-        mode = self.options.jump_in
-        if self.phase is not _PLAYING:
-            return (f"no jump-in after a {self.take_verb}: the round waits for seat "
-                    f"{self.turn}'s play (VARIANTS.md B2)")
-        if len(cards) > 1:
-            return "a jump-in is one card (VARIANTS.md B3)"
-        card = cards[0]
-        if card not in self.hands[seat]:
-            return f"seat {seat} does not hold {card} ({self.rules.refs['turn']})"
-        top = self.discard[-1]
-        if card is not top or card.color is None:
-            return (f"only a card identical to the top card {top} may jump in, never a wild "
-                    "(VARIANTS.md B2)")
-        if mode == "numbers" and self._kinds[card].number is None:
-            return "with jump_in = numbers only a number card may jump in (VARIANTS.md B2)"
-        return (self._card_refusal(seat, card, 1) or self._naming_refusal(action)
-                or self._uno_call_refusal(action))
-
     def _challenge_refusal(self, seat: int) -> str | None:
         """A challenge of a Wild Draw Four (VARIANTS.md A5)."""
         head = self.owed[0] if self.owed else None
@@ -717,25 +663,15 @@ class Round:
 
     def _out_refusal(self, seat: int) -> str | None:
         """Going out on a number (VARIANTS.md B9)."""
-        if not self.options.sum_out:
+        sum_out = self._house.sum_out
+        if sum_out is None:
             return "'out' is a move of sum_out only (VARIANTS.md B9)"
-        value = self.out_value
-        if value is None or self.winner is not None:
-            return ("one may go out only right after a number card is played, until the next "
-                    "action (VARIANTS.md B9)")
-        if seat == self.out_by:
-            return "the player of the number cannot go out on it (VARIANTS.md B9)"
-        hand = self.hands[seat]
-        numbers = [self._kinds[card].number for card in hand]
-        if not hand or None in numbers or sum(numbers) != value:  # type: ignore[arg-type]
-            return (f"seat {seat}'s hand is not number cards adding up to {value} "
-                    "(VARIANTS.md B9)")
-        return None
+        return sum_out.refusal(self, seat)
 
     def _uno_refusal(self, seat: int) -> str | None:
         if self.winner is not None:
             return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
-        if self.uno_seat == seat or self.options.false_uno_penalty:
+        if self.uno_seat == seat or self._house.false_uno_penalty:
             return None
         return (f"seat {seat} has no UNO to call: only a player whose play left them holding "
                 f"exactly one card may call it, until the window closes ({self.rules.refs['uno']}; "
@@ -749,7 +685,7 @@ class Round:
             return f"a player cannot catch themselves ({ref}, VARIANTS.md E19)"
         if self.winner is not None:
             return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
-        if self.uno_seat != target and not self.options.false_catch_penalty:
+        if self.uno_seat != target and not self._house.false_catch_penalty:
             return (f"seat {target} cannot be caught: only a player who was left holding one card "
                     f"by a play and has not called UNO, before the window closes ({ref}; a "
                     "false catch needs false_catch_penalty, VARIANTS.md B8)")
@@ -771,13 +707,12 @@ class Round:
                 isinstance(fired, bool) or not isinstance(fired, int) or fired < 0):
             raise IllegalActionError(action, f"a press needs its outcome: fired={fired!r} "
                                              "is not a count of cards ≥ 0")
-        return _named(Applied, self.push(action, fired=fired or 0, shuffle=shuffle))
+        return self.push(action, fired=fired or 0, shuffle=shuffle)
 
     def push(self, action: Action, *, fired: int = 0,
-             shuffle: Shuffle | None = None) -> RawApplied:
+             shuffle: Shuffle | None = None) -> Applied:
         """Perform an action known to be legal, without checking (the fast path of
-        self-play). What happened comes back as a plain tuple (:data:`RawApplied`);
-        ``Applied._make(raw)`` names it."""
+        self-play), and say what happened."""
         verb = action.verb
         seat = action.seat
         if self.out_value is not None:
@@ -823,7 +758,7 @@ class Round:
             return self._challenge(action)
         else:  # Verb.OUT
             return self._go_out(action)
-        return _raw(action, (), self.owed)
+        return _applied(action, (), self.owed)
 
     def _reload_order(self, shuffle: Shuffle | None) -> list[Card]:
         """The cards a reload of the stock will load, in order: the discard pile but its
@@ -842,7 +777,7 @@ class Round:
         return (tuple(cards),)
 
     # -- plays ------------------------------------------------------------------------
-    def _play(self, action: Action) -> RawApplied:
+    def _play(self, action: Action) -> Applied:
         seat = action.seat
         cards = action.cards
         hand = self.hands[seat]
@@ -854,9 +789,9 @@ class Round:
             skipped = self._passed_over(seat)
             self.turn = seat
         challenge = None
-        if kind.fair is not None and self.options.wild_draw_four == "challenge":
-            challenge = Challenge(seat, not kind.fair([c for c in hand if c is not cards[0]],
-                                                      self.color))
+        if kind.fair is not None:  # a Wild Draw Four: a house rule may mark it (A5)
+            mark = self._house.mark_play
+            challenge = None if mark is None else mark(self, seat, cards[0], kind)
         if len(cards) == 1:
             hand.remove(cards[0])
         else:
@@ -886,15 +821,14 @@ class Round:
             if challenge is not None:
                 last = self.owed[-1]
                 self.owed[-1] = last._replace(cause=last.cause._replace(challenge=challenge))
-        if self._sum_out and kind.number is not None:
-            self.out_value, self.out_by = kind.number, seat
+        if self._after_plays:
+            for hook in self._after_plays:
+                hook(self, seat, kind)
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
         if skipped:
             moves = Moves(skipped + moves.skipped, moves.hands)
-        owed = self.owed
-        return (action, played, (), (), tuple(owed) if owed else (), moves.skipped,
-                moves.hands, None, None, False)
+        return _applied(action, played, self.owed, (), (), moves)
 
     def _passed_over(self, jumper: int) -> tuple[int, ...]:
         """The seats from the one in turn up to the jumper, who lose their turn (B2)."""
@@ -905,7 +839,7 @@ class Round:
             seat = self.next_seat(seat)
         return tuple(seats)
 
-    def _answer(self, action: Action, kind: Kind) -> RawApplied:
+    def _answer(self, action: Action, kind: Kind) -> Applied:
         """A stacking (B1) or deflecting (B6) play on the first owed penalty."""
         seat = action.seat
         card = action.cards[0]
@@ -932,12 +866,12 @@ class Round:
                 del self.owed[0]  # a last card that deflects: the penalty is dropped (E8)
             if not self.owed:
                 self._finish()
-            return _raw(action, (card,), self.owed, winner=seat, over=self.phase is _OVER)
+            return _applied(action, (card,), self.owed, winner=seat, over=self.phase is _OVER)
         if len(self.hands[seat]) == 1 and not action.uno:
             self.uno_seat = seat
-        return _raw(action, (card,), self.owed)
+        return _applied(action, (card,), self.owed)
 
-    def _went_out(self, action: Action, kind: Kind, played: tuple[Card, ...]) -> RawApplied:
+    def _went_out(self, action: Action, kind: Kind, played: tuple[Card, ...]) -> Applied:
         """A last card: only the penalties of its kind as a last card remain (RULES.md 8)."""
         seat = action.seat
         self.winner = seat
@@ -945,9 +879,9 @@ class Round:
             kind.last(self, seat, action, len(action.cards))
         if not self.owed:
             self._finish()
-        return _raw(action, played, self.owed, winner=seat, over=self.phase is _OVER)
+        return _applied(action, played, self.owed, winner=seat, over=self.phase is _OVER)
 
-    def _go_out(self, action: Action) -> RawApplied:
+    def _go_out(self, action: Action) -> Applied:
         """``out`` (B9): the hand goes under the top card in canonical order; it wins."""
         seat = action.seat
         hand = self.rules.sort(self.hands[seat])
@@ -956,16 +890,14 @@ class Round:
         self.discard += [*hand, top]
         self.winner = seat
         self._finish()
-        return _raw(action, tuple(hand), self.owed, winner=seat, over=True)
+        return _applied(action, tuple(hand), self.owed, winner=seat, over=True)
 
     # -- taking cards ---------------------------------------------------------------
-    def _press(self, action: Action, fired: int, reload: list[Card] | None) -> RawApplied:
+    def _press(self, action: Action, fired: int, reload: list[Card] | None) -> Applied:
         seat = action.seat
         owed = self.owed
-        phase = self.phase
-        options = self.options
-        after_press_allowed = (options.play_after_press and phase is _PLAYING and not owed
-                               and not options.until_playable and not self.has_playable(seat))
+        follow = self._follow_take  # a house rule that decides what follows (B5, RULES.md 9)
+        before = follow is not None and not owed and follow[0](self, seat)
         stock = self.stock
         reloads: tuple[tuple[Card, ...], ...] = ()
         nothing_to_load = False
@@ -993,22 +925,19 @@ class Round:
                                         head.cause, False))
             if not owed and self.winner is not None:
                 self._finish()
-                return _raw(action, (), owed, gained=gained, reloads=reloads,
+                return _applied(action, (), owed, gained=gained, reloads=reloads,
                             winner=self.winner, over=True)
-        elif options.until_playable:
-            self._chain(seat, gained, nothing_to_load)
-        elif after_press_allowed and any(self._playable(seat, c) for c in gained):
-            self.phase = Phase.AFTER
-            self.arrived = gained
-        else:
+        elif follow is None or not before or not follow[1](self, seat, gained, nothing_to_load,
+                                                           before):
             self.turn = (seat + self.direction) % self.players
-        return (action, (), gained, reloads, tuple(owed) if owed else (), (), (), None,
-                self.winner, False)
+        return _applied(action, (), owed, gained, reloads, _NO_MOVES, None, self.winner)
 
-    def _draw(self, action: Action, need: int, reload: list[Card] | None) -> RawApplied:
+    def _draw(self, action: Action, need: int, reload: list[Card] | None) -> Applied:
         """A draw (VARIANTS.md A2): what is owed at once, else one card; the pile is
         reloaded whenever it runs empty, and the draw ends with what it could take."""
         seat = action.seat
+        follow = self._follow_take  # a house rule that decides what follows (B5)
+        before = follow is not None and not self.owed and follow[0](self, seat)
         stock = self.stock
         reloads: tuple[tuple[Card, ...], ...] = ()
         if reload is None:  # the pile holds enough: the common case
@@ -1027,34 +956,19 @@ class Round:
             del owed[0]  # one draw makes the whole of one penalty
             if not owed and self.winner is not None:
                 self._finish()
-                return _raw(action, (), owed, gained=taken, reloads=reloads,
+                return _applied(action, (), owed, gained=taken, reloads=reloads,
                             winner=self.winner, over=True)
-        elif self.options.until_playable:
-            self._chain(seat, taken, nothing_to_load=not taken)
-        elif taken and self._playable(seat, taken[0]):  # a turn's draw takes one card
+        elif follow is not None and before and follow[1](self, seat, taken, not taken, before):
+            pass
+        elif taken and self.playable(seat, taken[0]):  # a turn's draw takes one card
             self.phase = Phase.AFTER  # play the card drawn, or pass (A4)
             self.arrived = taken
         else:
             self.turn = (seat + self.direction) % self.players
-        return (action, (), taken, reloads, tuple(owed) if owed else (), (), (), None,
-                self.winner, False)
-
-    def _chain(self, seat: int, arrived: tuple[Card, ...], nothing_to_load: bool) -> None:
-        """``until_playable`` (B5, E18): play what came if it can be played; else take
-        again, unless the stock had nothing left to load."""
-        if any(self._playable(seat, c) for c in arrived):
-            self.phase = Phase.AFTER
-            self.arrived = arrived
-        elif nothing_to_load:
-            self.phase = _PLAYING
-            self.arrived = ()
-            self.turn = self.next_seat(seat)
-        else:
-            self.phase = Phase.CHAIN
-            self.arrived = ()
+        return _applied(action, (), owed, taken, reloads, _NO_MOVES, None, self.winner)
 
     # -- calls, catches, challenges ---------------------------------------------------------
-    def _call_uno(self, action: Action, *, true: bool) -> RawApplied:
+    def _call_uno(self, action: Action, *, true: bool) -> Applied:
         seat = action.seat
         window = self.uno_seat
         if window is not None and window != seat:
@@ -1062,23 +976,23 @@ class Round:
         if true:
             self.uno_seat = None
         else:  # a false call (B8): its penalty is owed at once, before anything else
-            self.owe(seat, self.options.false_uno_penalty, Cause(Why.FALSE_UNO, by=seat),
+            self.owe(seat, self._house.false_uno_penalty, Cause(Why.FALSE_UNO, by=seat),
                      first=True)
-        return _raw(action, (), self.owed)
+        return _applied(action, (), self.owed)
 
-    def _catch(self, action: Action, *, caught: bool) -> RawApplied:
+    def _catch(self, action: Action, *, caught: bool) -> Applied:
         seat, target = action.seat, action.target
         assert target is not None
         if self.uno_seat is not None and self.uno_seat != seat:
             self.uno_seat = None
         if caught:
-            self.owe(target, self.options.uno_penalty, Cause(Why.CATCH, by=seat), first=True)
+            self.owe(target, self._house.uno_penalty, Cause(Why.CATCH, by=seat), first=True)
         else:  # a false catch (B8)
-            self.owe(seat, self.options.false_catch_penalty, Cause(Why.FALSE_CATCH, by=seat),
+            self.owe(seat, self._house.false_catch_penalty, Cause(Why.FALSE_CATCH, by=seat),
                      first=True)
-        return _raw(action, (), self.owed)
+        return _applied(action, (), self.owed)
 
-    def _challenge(self, action: Action) -> RawApplied:
+    def _challenge(self, action: Action) -> Applied:
         """A5: a bluff makes its player draw 4 at once, and the challenger has a normal turn;
         a fair Wild Draw Four makes the challenger draw 6 and lose the turn."""
         seat = action.seat
@@ -1093,7 +1007,7 @@ class Round:
             self.turn = seat
         else:
             self.owed[0] = Owed(seat, _FAIR_PENALTY, head.unit, cause)
-        return _raw(action, (), self.owed, revealed=revealed)
+        return _applied(action, (), self.owed, revealed=revealed)
 
     def _finish(self) -> None:
         self.phase = _OVER

@@ -32,8 +32,6 @@ from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
 from uno_attack.wording import as_object, count, possessive, verb_for
 
-_named = tuple.__new__  # Applied from push's plain tuple, without _make's length check
-
 
 class RoundTooLong(UnoAttackError):
     """Self-play went on past its bound (random players under ``until_playable``, who
@@ -251,16 +249,15 @@ class Table:
             if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
-            applied = _named(Applied, game.push(action, fired=fired,
-                                                shuffle=self.reload_rng.shuffle))
+            applied = game.push(action, fired=fired, shuffle=self.reload_rng.shuffle)
             self.takes += 1
         elif verb is Verb.DRAW:
             if press is None and eject:
                 press = self.eject_draw()
-            applied = _named(Applied, game.push(action, shuffle=self.reload_rng.shuffle))
+            applied = game.push(action, shuffle=self.reload_rng.shuffle)
             self.takes += 1
         else:
-            applied = _named(Applied, game.push(action))  # checked above
+            applied = game.push(action)  # checked above
         self.actions += 1
         self.cards_taken += len(applied.gained)
         if self.recording:
@@ -352,16 +349,16 @@ class Table:
                 if verb is _PRESS:
                     stock = game.stock
                     fired = fire(available=len(stock) if stock else len(game.discard) - 1)
-                    raw = push(action, fired=fired, shuffle=shuffle)
+                    applied = push(action, fired=fired, shuffle=shuffle)
                     takes += 1
                 elif verb is _DRAW:
                     serve(game.draw_size())
-                    raw = push(action, shuffle=shuffle)
+                    applied = push(action, shuffle=shuffle)
                     takes += 1
                 else:
-                    raw = push(action)
+                    applied = push(action)
                 actions += 1
-                taken += len(raw[2])
+                taken += len(applied.gained)
                 if in_turn and reactions_open():
                     reaction = self._first_reaction(exclude=action.seat)
         finally:

@@ -60,7 +60,7 @@ class TestApplied:
 
     def test_push_returns_the_same_fields_unnamed(self) -> None:
         one, two = attack_round(["RD R9 R1", "Y1"]), attack_round(["RD R9 R1", "Y1"])
-        assert Applied._make(one.push(act("0 play RD"))) == two.apply(act("0 play RD"))
+        assert one.push(act("0 play RD")) == two.apply(act("0 play RD"))
 
 
 class TestOwed:

@@ -204,7 +204,7 @@ class Memory:
             self._kept = self._sizes = None
         else:
             probe = game.copy()  # what its own play does depends only on its cards
-            self._mine = probe.push(action)[1]  # with a Discard All's cards
+            self._mine = probe.push(action).played  # with a Discard All's cards
             self._kept = Counter(probe.hands[self.seat])
             self._sizes, self._owing = _after(probe)
             if game.players == 2:

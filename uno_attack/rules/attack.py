@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING
-
 from uno_attack.penalties import FIRE, Unit
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet, build_deck
 from uno_attack.rules.shared_kinds import REVERSE, SKIP, WILD, numbers
-
-if TYPE_CHECKING:
-    from uno_attack.options import Options
 
 _HIT2_STACKS = frozenset({"H"})
 
@@ -27,7 +21,8 @@ KINDS: dict[str, Kind] = {
              last=effects.draw_card(2)),
         Kind("D", "Discard All", "DAll", 30, lays_down=effects.same_colour),
         Kind("T", "Trade Hands", "Trade", 30, names_seat=True, put_back=True,
-             play=effects.trade),
+             play=effects.trade,
+             end_refusal="a Trade Hands may not be played as your last card (RULES.md 4)"),
         WILD,
         Kind("WA", "Wild All Hit", "AllHt", 50, wild=True, hits=True, play=effects.all_hit,
              starter=effects.all_hit_starter, last=effects.all_hit),
@@ -40,16 +35,6 @@ PER_COLOR = [n for n in "123456789" for _ in range(2)] + ["S", "S", "R", "R", "H
 WILDS = ["W"] * 4 + ["WA"] * 2 + ["WF"] * 2
 
 
-def _adapt(rules: RuleSet, options: Options) -> dict[str, Kind]:
-    """Trade Hands may end a hand only with ``trade_hands_last`` (RULES.md 4); the 7 of
-    ``seven_zero`` (VARIANTS.md B4: Attack has no 0)."""
-    changed = effects.seven_zero(rules.kinds) if options.seven_zero else {}
-    if not options.trade_hands_last:
-        changed["T"] = replace(rules.kinds["T"], end_refusal=(
-            "a Trade Hands may not be played as your last card (RULES.md 4)"))
-    return changed
-
-
 ATTACK = RuleSet(
     name="attack",
     title="UNO Attack",
@@ -59,6 +44,5 @@ ATTACK = RuleSet(
     refs={"setup": "RULES.md 3", "turn": "RULES.md 4", "effects": "RULES.md 5",
           "take": "RULES.md 6", "uno": "RULES.md 7", "end": "RULES.md 8",
           "options": "RULES.md 9"},
-    adapt=_adapt,
 )
 assert len(ATTACK.deck) == 112

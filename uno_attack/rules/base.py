@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -100,8 +100,6 @@ class RuleSet:
     deck: tuple[Card, ...]
     kinds: Mapping[str, Kind]
     refs: Mapping[str, str]
-    #: Options this rule set changes the kinds for (see :meth:`kinds_for`).
-    adapt: Callable[[RuleSet, Options], dict[str, Kind]] | None = None
 
     # -- the deck --------------------------------------------------------------------
     @cached_property
@@ -174,17 +172,11 @@ class RuleSet:
 
     # -- per game ------------------------------------------------------------------
     def kinds_for(self, options: Options) -> dict[Card, Kind]:
-        """Each card's kind in a game with these options (say, a 7 under ``seven_zero``),
-        with :attr:`Kind.end_refusal` set where the options forbid it as a last card."""
-        kinds = dict(self.kinds)
-        if self.adapt is not None:
-            kinds.update(self.adapt(self, options))
-        if options.last_card == "no_action":
-            for symbol, kind in kinds.items():
-                if kind.number is None and not kind.hits:
-                    kinds[symbol] = replace(kind, end_refusal=(
-                        f"with last_card = no_action a last play may not include a "
-                        f"{kind.name} (VARIANTS.md B7)"))
+        """Each card's kind in a game with these options, as the active house rules change
+        it (say, a 7 under ``seven_zero``: :mod:`uno_attack.rules.house`)."""
+        from uno_attack.rules.house import kinds_for
+
+        kinds = kinds_for(self, options)
         return {card: kinds[card.symbol] for card in self.cards}
 
     @cached_property

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from uno_attack.penalties import Unit
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet, build_deck
 from uno_attack.rules.shared_kinds import REVERSE, SKIP, WILD, numbers
-
-if TYPE_CHECKING:
-    from uno_attack.options import Options
 
 _DRAW_TWO_STACKS = {"same": frozenset({"+2"}), "up": frozenset({"+2", "W+4"})}
 _DRAW_FOUR_STACKS = {"same": frozenset({"W+4"}), "up": frozenset({"W+4"})}
@@ -34,11 +29,6 @@ KINDS: dict[str, Kind] = {
 PER_COLOR = ["0"] + [n for n in "123456789" for _ in range(2)] + ["S", "S", "R", "R", "+2", "+2"]
 WILDS = ["W"] * 4 + ["W+4"] * 4
 
-def _adapt(rules: RuleSet, options: Options) -> dict[str, Kind]:
-    """The 7 and 0 of ``seven_zero`` (VARIANTS.md B4)."""
-    return effects.seven_zero(rules.kinds) if options.seven_zero else {}
-
-
 CLASSIC = RuleSet(
     name="classic",
     title="classic UNO",
@@ -48,6 +38,5 @@ CLASSIC = RuleSet(
     refs={"setup": "VARIANTS.md A3", "turn": "VARIANTS.md A4", "effects": "VARIANTS.md A4",
           "take": "VARIANTS.md A2", "uno": "VARIANTS.md A6, RULES.md 7",
           "end": "VARIANTS.md A6", "options": "RULES.md 9"},
-    adapt=_adapt,
 )
 assert len(CLASSIC.deck) == 108
