@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from uno_attack.actions import Verb
@@ -74,6 +74,8 @@ def tables(draw: st.DrawFn) -> tuple[int, int, Options]:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
+# The smart bot's belief once guessed a card drawn until playable that was not playable.
+@example((2, 1, Options(rules="classic", until_playable=True, first_dealer="random")))
 def test_bots_choose_only_legal_actions(setup: tuple[int, int, Options]) -> None:
     """Seats take the kinds in turn; every choice and every reaction must be legal (the
     engine says why not), and false calls are never made (VARIANTS.md B8)."""

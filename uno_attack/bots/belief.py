@@ -250,7 +250,10 @@ class Belief:
                     game.to_act == other and at == len(played)
                     and len(table.hands[other]) == len(game.hands[other])):
                 break  # its turn is over, or the bot is asked out of it
-            action = self.choose(table, other, table.legal_actions())
+            legal = table.legal_actions()
+            if not legal:  # e.g. a guessed card that arrived by drawing until playable, unplayable
+                return None
+            action = self.choose(table, other, legal)
             cards = action.cards
             if cards:
                 if tuple(played[at:at + len(cards)]) != cards:
