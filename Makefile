@@ -6,6 +6,9 @@ STAMP  := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 # The browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 CHROMIUM := /usr/bin/chromium
+# The emulated Pico runs MicroPython's WebAssembly port (npm, pinned in its lock file) on Node.js.
+PICO := firmware_bridge/micropython
+PICO_STAMP := $(PICO)/node_modules/.package-lock.json
 
 .PHONY: play test lint bench clean
 
@@ -30,17 +33,29 @@ $(CHROMIUM):
 	fi
 	test -x $(CHROMIUM)
 
+$(PICO_STAMP): $(PICO)/package.json $(PICO)/package-lock.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then \
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	  else \
+	    echo "make: the emulated Pico needs Node.js: run 'sudo apt-get install nodejs npm'" >&2; \
+	    exit 1; \
+	  fi; }
+	cd $(PICO) && npm ci --no-audit --no-fund --loglevel=error
+
 play: $(STAMP)
 	$(BIN)/uno-attack play
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint $(CHROMIUM)
+test: lint $(CHROMIUM) $(PICO_STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) $(PICO_STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info $(PICO)/node_modules

@@ -162,8 +162,7 @@ class EmulatedBoard:
         self._thread: threading.Thread | None = None
         self._open_pty()
         self._job: board.Job | None = None  # the job the books are open for
-        self.hal: ModelHal = ModelHal(self, self._new_boot())
-        self.firmware = board.Firmware(self.hal, settings, limit_ms)
+        self._power_up()
 
     # -- life -----------------------------------------------------------------------------
     @property
@@ -309,8 +308,7 @@ class EmulatedBoard:
             if self.world.model.now_ms < self._booting_until:
                 return
             self._booting_until = None
-            self.hal = ModelHal(self, self._new_boot())
-            self.firmware = board.Firmware(self.hal, self.settings, self.limit_ms)
+            self._power_up()
         self.firmware.poll()
         self._keep_books()
         job = self.firmware.job
@@ -383,9 +381,17 @@ class EmulatedBoard:
             record.cards = self.world.model.cards_out - record.cards_before
             record.status = "reboot"
         self._job = None
-        self.firmware.job = None  # the old power-up is gone, with its job
+        self._power_off()
         self.rx = bytearray()
         self._booting_until = self.world.model.now_ms + BOOT_MS
+
+    def _power_up(self) -> None:
+        """The board starts: the firmware logic on a new HAL, with a new boot id."""
+        self.hal = ModelHal(self, self._new_boot())
+        self.firmware = board.Firmware(self.hal, self.settings, self.limit_ms)
+
+    def _power_off(self) -> None:
+        self.firmware.job = None  # the old power-up is gone, with its job
 
     def _new_boot(self) -> str:
         return f"{self.rng.randrange(1 << 32):08X}"

@@ -129,6 +129,11 @@ class Clock:
         """Stand still at ``model_ms`` until the next :meth:`start`."""
         self._held = model_ms
 
+    @property
+    def held(self) -> bool:
+        """True while the clock stands still (:meth:`hold`)."""
+        return self._held is not None
+
     def now(self) -> float:
         held = self._held
         if held is not None:

@@ -39,7 +39,7 @@ class ProtocolError(ValueError):
     """
 
     def __init__(self, code, message, rid=None):
-        ValueError.__init__(self, message)
+        super().__init__(message)
         self.code = code
         self.rid = rid
 

@@ -12,9 +12,13 @@ import serial
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.firmware import ulp
 from firmware_bridge.host import UlpLink
+from firmware_bridge.pico_emulator import PicoBoard
 from sim_launcher.physical import DispenserParams
 
 FAST = 20.0  # model time runs this many times faster than real time
+# The same tests run on both boards: the firmware logic in this process, and the firmware's
+# own files on MicroPython (the emulated Pico).
+BOARDS: dict[str, type[EmulatedBoard]] = {"cpython": EmulatedBoard, "micropython": PicoBoard}
 
 
 class Terminal:
@@ -88,10 +92,16 @@ def wait_for(predicate: Callable[[], object], timeout: float = 5.0) -> bool:
     return predicate()
 
 
+@pytest.fixture(params=list(BOARDS))
+def board_class(request: pytest.FixtureRequest) -> type[EmulatedBoard]:
+    """Each emulated board in turn: a test that takes it runs on both."""
+    return BOARDS[request.param]
+
+
 @pytest.fixture
-def board(tmp_path: Path) -> Iterator[EmulatedBoard]:
+def board(tmp_path: Path, board_class: type[EmulatedBoard]) -> Iterator[EmulatedBoard]:
     params = DispenserParams(jam_probability=0.0)  # jams only when a test makes one
-    with EmulatedBoard(link=tmp_path / "board", seed=7, time_scale=FAST, params=params) as b:
+    with board_class(link=tmp_path / "board", seed=7, time_scale=FAST, params=params) as b:
         yield b
 
 

@@ -195,13 +195,14 @@ class Books:
 
 
 @pytest.fixture
-def make_board(tmp_path: Path) -> Iterator[Callable[..., tuple[EmulatedBoard, Books]]]:
+def make_board(tmp_path: Path, board_class: type[EmulatedBoard]
+               ) -> Iterator[Callable[..., tuple[EmulatedBoard, Books]]]:
     boards: list[EmulatedBoard] = []
 
     def make(**kw: object) -> tuple[EmulatedBoard, Books]:
         params = kw.pop("params", DispenserParams(jam_probability=0.0))
-        b = EmulatedBoard(link=tmp_path / f"board{len(boards)}", seed=3, time_scale=SPEED,
-                          params=params, **kw)  # type: ignore[arg-type]
+        b = board_class(link=tmp_path / f"board{len(boards)}", seed=3, time_scale=SPEED,
+                        params=params, **kw)  # type: ignore[arg-type]
         books = Books(b)
         boards.append(b)
         b.start()

@@ -46,8 +46,12 @@ def test_no_cpython_only_syntax_in_the_firmware() -> None:
             assert not isinstance(node, ast.Match | ast.NamedExpr | ast.JoinedStr), path.name
 
 
-def test_emulator_runs_the_firmware_through_the_hal(board: EmulatedBoard) -> None:
-    b = board
+def test_emulator_runs_the_firmware_through_the_hal(tmp_path: Path) -> None:
+    with EmulatedBoard(link=tmp_path / "board", seed=7, time_scale=20.0) as b:
+        _runs_through_the_hal(b)
+
+
+def _runs_through_the_hal(b: EmulatedBoard) -> None:
     assert isinstance(b.firmware, firmware_board.Firmware)
     assert isinstance(b.hal, ModelHal)
     assert isinstance(b.hal, Hal)

@@ -34,7 +34,7 @@ class TestEjects:
         board.reboot_during_next_eject(after_cards=2)
         ejected, status, detail = link.eject(8, 5000)
         assert status == "unknown"
-        assert ejected == 2 == board.records[-1].cards
+        assert ejected == 2 == board.records[-1].cards, board.records
         assert "restarted" in detail
         assert "not known" in detail
         assert board.records[-1].status == "reboot"

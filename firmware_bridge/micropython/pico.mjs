@@ -1,0 +1,195 @@
+// The emulated Pico: MicroPython's WebAssembly port, its flash a host folder, its pins and
+// USB serial on a pipe to the emulator (firmware_bridge/pico_emulator.py).
+//
+//   node pico.mjs --flash DIR [--heap BYTES]
+//
+// One JSON line each way per sync. The emulator sends the inputs of a moment of model time
+// ({"t": ms, "pins": {gp: level}, "rx": latin-1 bytes, "limit_ms": n}); the board runs until
+// its next sync (one pass of the firmware's main loop, or the REPL taking the bytes) and
+// answers with what it did, in order ({"out": [["s", bytes] | ["p", gp, level] |
+// ["w", gp, duty_u16]], "probe": ..., "mode": "run" | "repl", "reset": bool}).
+// The first line it writes is {"banner": ...}, before it reads anything.
+import crypto from "crypto";
+import fs from "fs";
+import path from "path";
+import { fileURLToPath } from "url";
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const FLASH = "/flash";   // the board's filesystem, inside MicroPython
+const ROM = "/rom";       // the emulator's own modules, outside it
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const hostFlash = option("--flash");
+const heap = parseInt(option("--heap", String(192 * 1024)), 10);
+
+// -- the pipe to the emulator ---------------------------------------------------------------
+let inbox = Buffer.alloc(0);
+const chunk = Buffer.alloc(65536);
+
+function readLine() {
+  for (;;) {
+    const end = inbox.indexOf(10);
+    if (end >= 0) {
+      const text = inbox.subarray(0, end).toString("latin1");
+      inbox = inbox.subarray(end + 1);
+      return text;
+    }
+    let n;
+    try {
+      n = fs.readSync(0, chunk, 0, chunk.length, null);
+    } catch (err) {
+      if (err.code === "EAGAIN") continue;
+      throw err;
+    }
+    if (n === 0) process.exit(0);   // the emulator is gone: power off
+    inbox = Buffer.concat([inbox, chunk.subarray(0, n)]);
+  }
+}
+
+function writeLine(obj) {
+  const data = Buffer.from(JSON.stringify(obj) + "\n", "latin1");
+  let done = 0;
+  while (done < data.length) {
+    try {
+      done += fs.writeSync(1, data, done);
+    } catch (err) {
+      if (err.code !== "EAGAIN") throw err;
+    }
+  }
+}
+
+// -- the board's state between syncs --------------------------------------------------------
+let now = 0;
+let pins = {};
+let rx = [];
+let limitMs = 0;
+let out = [];
+let serial = [];   // bytes written to the USB serial since the last entry in out
+
+function flushSerial() {
+  if (serial.length) {
+    out.push(["s", Buffer.from(serial).toString("latin1")]);
+    serial = [];
+  }
+}
+
+function take(tick) {
+  now = tick.t;
+  pins = tick.pins;
+  limitMs = tick.limit_ms || 0;
+  for (const c of Buffer.from(tick.rx, "latin1")) rx.push(c);
+}
+
+function answer(extra) {
+  flushSerial();
+  writeLine({ out, ...extra });
+  out = [];
+}
+
+// -- the flash: the host folder, copied in at power-up and written back ---------------------
+function load(FS, host, inside) {
+  for (const name of fs.readdirSync(host)) {
+    const from = path.join(host, name);
+    const to = inside + "/" + name;
+    if (fs.statSync(from).isDirectory()) {
+      FS.mkdir(to);
+      load(FS, from, to);
+    } else {
+      FS.writeFile(to, fs.readFileSync(from));
+    }
+  }
+}
+
+function store(FS, inside, host) {
+  const seen = new Set();
+  for (const name of FS.readdir(inside)) {
+    if (name === "." || name === "..") continue;
+    seen.add(name);
+    const from = inside + "/" + name;
+    const to = path.join(host, name);
+    if (FS.isDir(FS.stat(from).mode)) {
+      if (fs.existsSync(to) && !fs.statSync(to).isDirectory()) fs.rmSync(to);
+      fs.mkdirSync(to, { recursive: true });
+      store(FS, from, to);
+    } else {
+      const data = FS.readFile(from);
+      if (fs.existsSync(to) && fs.statSync(to).isDirectory()) fs.rmSync(to, { recursive: true });
+      if (!fs.existsSync(to) || !fs.readFileSync(to).equals(Buffer.from(data))) {
+        fs.writeFileSync(to, data);
+      }
+    }
+  }
+  for (const name of fs.readdirSync(host)) {
+    if (!seen.has(name)) fs.rmSync(path.join(host, name), { recursive: true, force: true });
+  }
+}
+
+// -- MicroPython ----------------------------------------------------------------------------
+const mp = await loadMicroPython({
+  heapsize: heap,
+  stdin: () => (rx.length ? rx.shift() : null),
+  stdout: (data) => { for (const c of data) serial.push(c); },
+  stderr: (data) => { for (const c of data) serial.push(c); },
+  linebuffer: false,
+});
+const FS = mp.FS;
+
+function reset() {   // machine.reset(): the flash is kept, the board restarts
+  store(FS, FLASH, hostFlash);
+  answer({ reset: true, probe: null, mode: "reset" });
+  process.exit(0);
+}
+
+mp.registerJsModule("_wire", {
+  ticks_ms: () => now,
+  pin: (gp) => pins[gp] ?? 1,
+  write_pin: (gp, level) => { flushSerial(); out.push(["p", gp, level]); },
+  write_pwm: (gp, duty) => { flushSerial(); out.push(["w", gp, duty]); },
+  rx_ready: () => rx.length > 0,
+  limit_ms: () => limitMs,
+  sync: (probe) => {
+    answer({ probe: JSON.parse(probe), mode: "run" });
+    take(JSON.parse(readLine()));
+  },
+  urandom: (n) => [...crypto.getRandomValues(new Uint8Array(n))],
+  reset,
+});
+
+FS.mkdir(FLASH);
+FS.mkdir(ROM);
+load(FS, hostFlash, FLASH);
+FS.writeFile(ROM + "/rp2.py", fs.readFileSync(path.join(HERE, "rp2.py")));
+const sys = mp.pyimport("sys");
+writeLine({ banner: `${sys.version.split("; ")[1]}; ${sys.implementation._machine}` });
+
+take(JSON.parse(readLine()));
+mp.runPython(`
+import os, sys
+os.chdir("${FLASH}")
+sys.path.append("${ROM}")
+import rp2
+sys.path.remove("${ROM}")
+del sys.modules["rp2"]
+rp2.boot()
+`);
+
+// main.py has ended (or there is none): the REPL, as on the Pico.
+mp.replInit();
+store(FS, FLASH, hostFlash);
+answer({ probe: null, mode: "repl" });
+for (;;) {
+  take(JSON.parse(readLine()));
+  let ran = false;
+  while (rx.length) {
+    const c = rx.shift();
+    ran = ran || c === 4;
+    mp.replProcessChar(c);
+  }
+  if (ran) store(FS, FLASH, hostFlash);
+  answer({ probe: null, mode: "repl" });
+}
