@@ -21,6 +21,7 @@ from types import FrameType
 
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.faults import LinkFaults
+from firmware_bridge.pico_emulator import PICO_HEAP_KB, PicoBoard
 from sim_launcher.dispenser import CARDS
 from sim_launcher.numbers import arg, parse_float, parse_int
 from sim_launcher.physical import DispenserParams
@@ -56,6 +57,16 @@ def build_parser() -> argparse.ArgumentParser:
     emu = sub.add_parser("emulate", help="run the firmware on the physical model behind a pty",
                          description="Run the firmware logic on the physical dispenser model "
                                      "behind a pty; prints the port and runs until Ctrl-C.")
+    pico = emu.add_argument_group("the emulated Pico (the firmware's own files on MicroPython)")
+    pico.add_argument("--micropython", action="store_true",
+                      help="boot main.py from the board's flash on MicroPython, as a Pico "
+                           "does, instead of running the firmware logic in this process")
+    pico.add_argument("--flash", type=Path, metavar="DIR",
+                      help="the Pico's filesystem (an empty folder: a blank board; default: "
+                           "a temporary flash holding the project's firmware)")
+    pico.add_argument("--heap", type=arg(parse_int, low=16, high=8192), metavar="KB",
+                      default=PICO_HEAP_KB, help=f"MicroPython's heap (default {PICO_HEAP_KB}, "
+                      "a Pico's)")
     emu.add_argument("--link", type=Path, help="make PATH a symlink to the pty (survives "
                      "--disconnect-every, whose new pty has a new name)")
     emu.add_argument("--seed", type=arg(parse_int),
@@ -128,8 +139,17 @@ def emulate(args: argparse.Namespace) -> int:
         check_link(args.link)
     if args.disconnect_every and args.link is None:
         raise EmulatorOptionError("--disconnect-every needs --link: a new pty has a new name")
+    pico: dict[str, object] = {}
+    if args.micropython:
+        if args.flash is not None and not args.flash.is_dir():
+            raise EmulatorOptionError(f"--flash {args.flash}: no such folder")
+        pico = {"flash": args.flash, "heap_kb": args.heap}
+    elif args.flash is not None:
+        raise EmulatorOptionError("--flash needs --micropython: only the Pico has a flash")
+    kind = PicoBoard if args.micropython else EmulatedBoard
     try:
-        board = EmulatedBoard(
+        board = kind(
+            **pico,  # type: ignore[arg-type]
             link=args.link, params=params, seed=args.seed, time_scale=args.time_scale,
             wire=LinkFaults(noise=args.noise, drop=args.drop, repeat=args.repeat,
                             lose=args.lose),
@@ -148,6 +168,8 @@ def emulate(args: argparse.Namespace) -> int:
         board.start()
         if args.reboot_mid_eject is not None:
             board.reboot_during_next_eject(args.reboot_mid_eject)
+        if isinstance(board, PicoBoard):
+            print(board.banner, flush=True)
         print(f"emulated board on {board.port}  (Ctrl-C to stop)", flush=True)
         _serve(board, args, stop)
     except KeyboardInterrupt:

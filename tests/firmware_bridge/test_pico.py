@@ -1,0 +1,123 @@
+"""The emulated Pico as a maker meets it: its banner, a blank board, a firmware that only
+CPython could run, and ``firmware emulate --micropython`` in its own process."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import image
+from firmware_bridge.pico_emulator import PicoBoard
+
+from .conftest import Terminal, wait_for
+from .test_conformance import Wire
+
+
+def serial_text(port: str, until: str, timeout: float = 10.0) -> str:
+    """Whatever the board writes on its serial, up to ``until`` (raw, not ULP/1)."""
+    wire = Wire(port)
+    try:
+        assert wait_for(lambda: until in _more(wire), timeout), wire.buffer
+        return wire.buffer.decode(errors="replace")
+    finally:
+        wire.close()
+
+
+def _more(wire: Wire) -> str:
+    with contextlib.suppress(BlockingIOError):
+        wire.buffer += os.read(wire.fd, 4096)
+    return wire.buffer.decode(errors="replace")
+
+
+def test_a_blank_board_is_micropython_at_its_repl(tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    with PicoBoard(link=tmp_path / "pico", flash=flash, time_scale=20.0) as board:
+        assert board.banner.startswith("MicroPython v1.27.0 ")
+        text = serial_text(board.port, ">>> ")
+        assert "MicroPython v1.27.0" in text
+        assert "BOOT" not in text
+        assert board.at_repl
+    assert list(flash.iterdir()) == []   # nothing written to a board nobody flashed
+
+
+@pytest.mark.parametrize(("where", "change", "error"), [
+    ("firmware/board.py", "from dataclasses import dataclass\n",
+     "ImportError: no module named 'dataclasses'"),
+    ("firmware/dispenser.py", "\n\nclass Limits:\n    cards: int = CARDS\n\n\n"
+     "NAMES = list(Limits.__annotations__)\n",
+     "AttributeError: type object 'Limits' has no attribute '__annotations__'"),
+])
+def test_a_firmware_only_cpython_runs_does_not_boot(tmp_path: Path, where: str,
+                                                    change: str, error: str) -> None:
+    """The very change CPython takes in its stride stops the Pico at power-up, with
+    MicroPython's own traceback on the serial where a maker sees it."""
+    flash = tmp_path / "flash"
+    image.write(flash)
+    target = flash / where
+    text = target.read_text()
+    target.write_text(change + text if change.startswith("from") else text + change)
+    with PicoBoard(link=tmp_path / "pico", flash=flash, time_scale=20.0) as board:
+        out = serial_text(board.port, ">>> ")
+    assert "Traceback (most recent call last):" in out
+    assert f'File "{where}"' in out
+    assert error in out
+    assert "BOOT boot=" not in out
+    assert "rp2.py" not in out      # the emulator's own frames are not the board's
+
+
+def test_the_project_firmware_boots_in_a_small_heap(tmp_path: Path) -> None:
+    with PicoBoard(link=tmp_path / "pico", time_scale=20.0, heap_kb=128) as board:
+        term = Terminal(board.port)
+        try:
+            term.send("HELLO 1 session=0000CAFE")
+            assert term.expect("HELLO").fields["boot"] == board.firmware.boot
+            term.send("EJECT 2 3 4000")
+            assert term.expect("DONE").fields["ejected"] == 3
+        finally:
+            term.close()
+        assert board.world.model.cards_out == 3
+
+
+def test_emulate_micropython_in_a_subprocess(tmp_path: Path) -> None:
+    link = tmp_path / "pico"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uno_attack", "firmware", "emulate", "--micropython",
+         "--link", str(link), "--seed", "5", "--time-scale", "20", "--heap", "128"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert re.match(r"MicroPython v1\.27\.0 on \d{4}-\d\d-\d\d; ", proc.stdout.readline())
+        assert "emulated board on" in proc.stdout.readline()
+        wire = Wire(str(link))
+        assert re.fullmatch(r"BOOT boot=[0-9A-F]{8}", wire.expect(r"BOOT .*"))
+        assert wire.ask("PING 7") == "PONG 7"
+        wire.close()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err
+        assert "board stopped:" in out
+        assert not link.exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--flash", "x"], "--flash needs --micropython"),
+    (["--micropython", "--flash", "/nonexistent/flash"], "--flash /nonexistent/flash: no such"),
+])
+def test_bad_pico_options_are_one_clean_error(args: list[str], message: str) -> None:
+    run = subprocess.run([sys.executable, "-m", "uno_attack", "firmware", "emulate", *args],
+                         capture_output=True, text=True, timeout=30, check=False)
+    assert run.returncode != 0
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
