@@ -14,6 +14,7 @@ from pathlib import Path
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.faults import LinkFaults
 from firmware_bridge.host import UlpLink
+from firmware_bridge.pico_emulator import PicoBoard
 from sim_launcher.physical import DispenserParams
 
 from .conftest import wait_for
@@ -23,12 +24,13 @@ PRESSES = 1000
 FAULTS = LinkFaults(noise=0.01, drop=0.001, repeat=0.02, lose=0.01)
 
 
-def test_soak_no_silent_losses(tmp_path: Path) -> None:
+def test_soak_no_silent_losses(tmp_path: Path, board_class: type[EmulatedBoard]) -> None:
     started = time.monotonic()
     rng = random.Random(2024)
     params = DispenserParams(jam_probability=0.005)
-    board = EmulatedBoard(link=tmp_path / "board", seed=11, time_scale=100.0, wire=FAULTS,
-                          params=params).start()
+    options = {"heap_kb": 128} if board_class is PicoBoard else {}
+    board = board_class(link=tmp_path / "board", seed=11, time_scale=100.0, wire=FAULTS,
+                        params=params, **options).start()
     link = UlpLink(board.port, retry_s=0.02, poll_s=0.02, ping_s=0.2)
     try:
         link.open()
