@@ -309,6 +309,9 @@ class EmulatedBoard:
                 return
             self._booting_until = None
             self._power_up()
+        if self.firmware.leaving:  # at its REPL (a REPL request): silent until a restart
+            self.rx = bytearray()
+            return
         self.firmware.poll()
         self._keep_books()
         job = self.firmware.job

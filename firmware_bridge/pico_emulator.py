@@ -94,6 +94,7 @@ class Pico:
         self.busy = False
         self.mode = "boot"
         self.reset = False
+        self.leaving = False   # its REPL runs here, in MicroPython (see poll)
         self._deadline: int | None = None
         self._starts = -1
         self._levels = {"in1": 0, "in2": 0, "pwm": 0}

@@ -98,6 +98,7 @@ class Firmware:
         self.sensor_fault = False
         self.beep_since = None    # the buzzer sounds since this tick
         self.starts = 0           # EJECT/MOTOR jobs started (for the emulator's books)
+        self.leaving = False      # a REPL request: the main loop ends, the REPL takes over
         self.send(BOOT, self.boot)
 
     # -- output ---------------------------------------------------------------------------
@@ -215,6 +216,15 @@ class Firmware:
         ejecting = self.job.rid if self.job is not None else None
         self.send(STATUS, msg.rid, int(self.motor_on), int(not self.beam), int(self.button),
                   self.presses, ejecting)
+
+    @command("REPL id", replies="OK")
+    def cmd_repl(self, msg):
+        """Leave the firmware for MicroPython's REPL (to re-flash without the button): the
+        motor off at once, then ``OK``; a running job ends there, with no ``DONE``."""
+        self._motor(0)
+        self.job = None
+        self.send(OK, msg.rid)
+        self.leaving = True
 
     @command("PING id", replies="PONG")
     def cmd_ping(self, msg):

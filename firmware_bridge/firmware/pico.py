@@ -4,8 +4,8 @@
 Pins (GP numbers) are the defaults of ``docs/firmware.md``; change ``PINS`` to rewire.
 The link is the USB CDC serial port (the REPL's ``sys.stdin``/``sys.stdout``), read
 without blocking through ``select.poll``. Ctrl-C is disabled while the firmware runs, so a
-noisy byte 0x03 cannot stop it with the motor on; hold the button while plugging the board
-in to get the REPL instead (for ``mpremote``).
+noisy byte 0x03 cannot stop it with the motor on; the ``REPL`` request (or the button held
+while plugging the board in) gives the REPL to ``mpremote`` instead.
 """
 
 import os
@@ -33,6 +33,7 @@ PINS = {
 # e.g. dispenser.Settings(duty=0.9, jam_ms=800) for a slow roller.
 SETTINGS = dispenser.Settings()
 PWM_HZ = 20000
+REPL_FLAG = "repl.flag"   # written by a REPL request, removed by the restart it makes
 WATCHDOG_MS = 1000
 
 
@@ -101,7 +102,10 @@ class PicoHal(Hal):
 
 
 def run():
-    """Run the firmware forever (unless the button is held at power-up)."""
+    """Run the firmware, unless the button is held at power-up or a ``REPL`` request
+    restarted the board: then ``main.py`` ends and the REPL has the USB serial."""
+    if _asked_for_repl():
+        return
     hal = PicoHal()
     if hal.button_down():
         return  # maintenance: leave the REPL to mpremote
@@ -109,9 +113,22 @@ def run():
     dog = machine.WDT(timeout=WATCHDOG_MS)
     firmware = board.Firmware(hal, SETTINGS)
     try:
-        while True:
+        while not firmware.leaving:
             firmware.poll()
             dog.feed()
     finally:
         hal.set_motor(0)
         micropython.kbd_intr(3)
+    # A REPL request. A running watchdog cannot be stopped: restart without one.
+    with open(REPL_FLAG, "w"):
+        pass
+    time.sleep_ms(20)  # the OK leaves the USB buffer first
+    machine.reset()
+
+
+def _asked_for_repl():
+    try:
+        os.remove(REPL_FLAG)
+    except OSError:
+        return False
+    return True

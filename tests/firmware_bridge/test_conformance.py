@@ -473,6 +473,25 @@ class TestReplies:
     def test_ping(self, dev: Wire) -> None:
         assert dev.ask("PING 34") == "PONG 34"
 
+    def test_repl_stops_the_motor_and_leaves_ulp_until_a_restart(self, dev: Wire) -> None:
+        board = dev.board  # type: ignore[attr-defined]
+        books: Books = dev.books  # type: ignore[attr-defined]
+        board.world.pause()
+        dev.send("EJECT 50 12 8000")
+        dev.expect("OK 50")
+        board.world.pause(after_ms=300)
+        dev.expect(r"CARD 50 1")
+        assert dev.ask("REPL 51") == "OK 51"
+        assert books.motor[-1] == (books.when("OK 51"), 0.0)   # off at once, before the OK
+        board.world.resume()
+        dev.write(line("PING 52"))
+        heard = raw_for(dev, 0.5)
+        assert b"PONG 52" not in heard and b"DONE 50" not in heard   # ULP/1 has left
+        assert board.world.model.duty == 0
+        board.reboot()
+        assert re.fullmatch(r"BOOT boot=[0-9A-F]{8}", dev.expect(r"BOOT .*", 10))
+        assert dev.ask("PING 53") == "PONG 53"
+
     @pytest.mark.parametrize("verb", ["FIRE", "ping", "Eject", "OK", "DONE", "PONG", "BOOT",
                                       "PRESS", "HELLO1"])
     def test_unknown_verbs(self, dev: Wire, verb: str) -> None:
@@ -505,6 +524,18 @@ class TestReplies:
             world.resume()
             run_to_done(dev, 41)
             assert dev.ask("HELLO 46 session=0000F00D").startswith("HELLO 46 ")  # forget 41
+
+
+def raw_for(wire: Wire, seconds: float) -> bytes:
+    """Every byte the device writes in ``seconds``, whatever it is (a REPL's too)."""
+    deadline = time.monotonic() + seconds
+    data, wire.buffer = wire.buffer, b""
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([wire.fd], [], [], left)
+        if ready:
+            with contextlib.suppress(BlockingIOError):
+                data += os.read(wire.fd, 4096)
+    return data
 
 
 def dev_ask_all(wire: Wire, payloads: list[str]) -> list[str]:

@@ -121,3 +121,25 @@ def test_bad_pico_options_are_one_clean_error(args: list[str], message: str) -> 
     assert run.returncode != 0
     assert message in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_repl_request_restarts_the_pico_into_its_repl(tmp_path: Path) -> None:
+    """Re-flashing needs no button: the firmware stops, the board restarts without its
+    watchdog, and MicroPython's REPL has the serial; the next power-up runs the firmware."""
+    flash = tmp_path / "flash"
+    image.write(flash)
+    with PicoBoard(link=tmp_path / "pico", flash=flash, time_scale=20.0) as board:
+        wire = Wire(board.port)
+        wire.expect(r"BOOT .*")
+        assert wire.ask("REPL 9") == "OK 9"
+        wire.close()
+        text = serial_text(board.port, ">>> ")
+        assert "MicroPython v1.27.0" in text
+        assert board.at_repl
+        assert board.stats.reboots == 1
+        assert not (flash / "repl.flag").exists()     # taken by the power-up it made
+        board.reboot()
+        wire = Wire(board.port)
+        assert wire.expect(r"BOOT .*", 10)
+        assert wire.ask("PING 10") == "PONG 10"
+        wire.close()

@@ -15,7 +15,7 @@ from firmware_bridge.host import UlpLink
 def test_every_request_of_protocol_md_is_declared_with_its_replies() -> None:
     assert {verb: fmt.replies for verb, fmt in ulp.REQUESTS.items()} == {
         "HELLO": ("HELLO",), "EJECT": ("OK", "CARD", "DONE"), "MOTOR": ("OK", "CARD", "DONE"),
-        "STOP": ("OK",), "STATUS": ("STATUS",), "PING": ("PONG",)}
+        "STOP": ("OK",), "STATUS": ("STATUS",), "PING": ("PONG",), "REPL": ("OK",)}
     assert set(board.COMMANDS) == set(ulp.REQUESTS)  # each declaration is its handler's
     assert set(ulp.EVENTS) == {"BOOT", "PRESS", "FAULT"}
     assert set(ulp.REPLIES) == {"HELLO", "OK", "CARD", "DONE", "STATUS", "PONG", "ERR"}
