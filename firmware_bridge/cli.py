@@ -1,10 +1,12 @@
-"""``uno-attack firmware``: run the emulated dispenser board behind a pty.
+"""``uno-attack firmware``: run the emulated dispenser board behind a pty, or flash a Pico.
 
 ``uno-attack firmware emulate [--link PATH]`` prints the port (or makes PATH a symlink to
 it) and runs until Ctrl-C or SIGTERM, so ``uno-attack play --launcher serial:PATH``,
 ``uno-attack launcher run --launcher serial:PATH``, ``python -m serial.tools.miniterm
 PATH`` or any serial program can talk to it. Fault options make its wire and its
-hardware misbehave on purpose; ``--press-every`` has an emulated finger push its button.
+hardware misbehave on purpose; ``--press-every`` has an emulated finger push its button;
+``--micropython`` makes it an emulated Pico. ``uno-attack firmware flash [--port PORT]``
+puts the firmware on a Pico (``firmware_bridge.flash``).
 """
 
 from __future__ import annotations
@@ -104,11 +106,22 @@ def build_parser() -> argparse.ArgumentParser:
     hard.add_argument("--no-refill", action="store_true",
                       help="let the hopper run dry (by default it is topped up below "
                            f"{CARDS} cards)")
+    flash = sub.add_parser("flash", help="copy the firmware to a Pico with mpremote",
+                           description="Copy the firmware package and main.py to a Pico "
+                                       "running MicroPython (mpremote), read every file back, "
+                                       "reset the board and wait for its answer to PING.")
+    flash.add_argument("--port", help="the board's serial port (default: the one Pico "
+                       "plugged in)")
     return parser
 
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "flash":
+        from firmware_bridge.flash import find_port, flash
+
+        flash(args.port or find_port())
+        return 0
     return emulate(args)
 
 

@@ -182,11 +182,31 @@ rp2.boot()
 mp.replInit();
 store(FS, FLASH, hostFlash);
 answer({ probe: null, mode: "repl" });
+let raw = false;        // the raw REPL (Ctrl-A), where mpremote works …
+let rawEmpty = true;    // … with nothing typed since its prompt
 for (;;) {
   take(JSON.parse(readLine()));
   let ran = false;
   while (rx.length) {
     const c = rx.shift();
+    if (raw && rawEmpty && c === 4) {
+      // Ctrl-D on an empty raw REPL: a soft reset, as the RP2040 port does it (the
+      // WebAssembly port has none); main.py is not run from the raw REPL.
+      for (const b of Buffer.from("\r\nMPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>")) {
+        serial.push(b);
+      }
+      continue;
+    }
+    if (raw && rawEmpty && c === 5 && rx[0] === 65 && rx[1] === 1) {
+      // Ctrl-E A Ctrl-A asks for raw-paste mode: this port has none, and says so as a
+      // port without it does ("R", 0), so mpremote sends its code the plain way.
+      rx.splice(0, 2);
+      serial.push(82, 0);
+      continue;
+    }
+    if (c === 1) raw = true;
+    else if (c === 2) raw = false;
+    rawEmpty = c === 1 || c === 3 || c === 4 || (rawEmpty && c < 32 && c !== 5);
     ran = ran || c === 4;
     mp.replProcessChar(c);
   }

@@ -11,6 +11,7 @@ The probe (:func:`probe`) reads the running firmware's state for the emulator's 
 a debugger would over SWD; it never changes what the firmware does.
 """
 
+import builtins
 import io
 import json
 import sys
@@ -164,6 +165,32 @@ for _name in dir(_os):
     if not _name.startswith("__"):
         setattr(os, _name, getattr(_os, _name))
 os.urandom = lambda n: bytes(_wire.urandom(n))
+
+# The WebAssembly port's filesystem raises Emscripten's errno numbers, which its own
+# ``errno`` module does not know (ENOENT is 44, not 2): a Pico says ``[Errno 2] ENOENT``,
+# and mpremote reads exactly that.
+_ERRNO = {44: 2, 20: 17, 54: 20, 31: 21, 28: 22, 2: 13, 55: 39, 8: 9, 29: 5, 63: 1,
+          51: 28}
+
+
+def _pico_errno(call):
+    def wrapped(*args, **kw):
+        try:
+            return call(*args, **kw)
+        except OSError as exc:
+            if exc.args and exc.args[0] in _ERRNO:
+                raise OSError(_ERRNO[exc.args[0]]) from None
+            raise
+    return wrapped
+
+
+for _name in ("stat", "listdir", "ilistdir", "mkdir", "remove", "rmdir", "rename", "chdir",
+              "statvfs"):
+    if hasattr(_os, _name):
+        setattr(os, _name, _pico_errno(getattr(_os, _name)))
+builtins.open = _pico_errno(builtins.open)
+_stat = os.stat
+os.stat = lambda path: _stat(path or ".")   # the Pico's VFS: "" is the current folder
 
 sys.modules["machine"] = machine
 sys.modules["os"] = os

@@ -143,3 +143,74 @@ def test_a_repl_request_restarts_the_pico_into_its_repl(tmp_path: Path) -> None:
         assert wire.expect(r"BOOT .*", 10)
         assert wire.ask("PING 10") == "PONG 10"
         wire.close()
+
+
+def _flash(port: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "uno_attack", "firmware", "flash", "--port",
+                           str(port)], capture_output=True, text=True, timeout=180,
+                          check=False, stdin=subprocess.DEVNULL)
+
+
+def test_flash_a_blank_pico_then_reflash_it_running(tmp_path: Path) -> None:
+    """Blank → flash → it boots and speaks ULP/1; running → re-flash (no button) → boots."""
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    with PicoBoard(link=tmp_path / "pico", flash=flash, time_scale=20.0) as board:
+        run = _flash(board.link)  # type: ignore[arg-type]
+        assert run.returncode == 0, run.stderr
+        assert "every file read back the same" in run.stdout
+        assert "answered PING" in run.stdout
+        on_board = {str(p.relative_to(flash)) for p in flash.rglob("*") if p.is_file()}
+        assert on_board == set(image.files())
+        for name, source in image.files().items():
+            assert (flash / name).read_bytes() == source.read_bytes(), name
+        assert not (flash / "firmware" / "dispenser.py").is_symlink()
+        wire = Wire(board.port)
+        assert wire.ask("PING 5") == "PONG 5"
+        wire.close()
+        reboots = board.stats.reboots
+        again = _flash(board.link)  # type: ignore[arg-type]
+        assert again.returncode == 0, again.stderr
+        assert board.stats.reboots >= reboots + 2   # to its REPL, then the reset
+        wire = Wire(board.port)
+        assert wire.ask("PING 6") == "PONG 6"
+        wire.close()
+
+
+def test_flash_without_a_board_is_one_line(tmp_path: Path) -> None:
+    run = _flash(tmp_path / "nothing")
+    assert run.returncode != 0
+    assert "cannot open the port" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_without_a_port_flash_finds_the_one_pico(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from firmware_bridge import flash
+
+    monkeypatch.setattr(flash.list_ports, "comports", lambda: [
+        SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403),
+        SimpleNamespace(device="/dev/ttyACM0", vid=flash.PICO_VID)])
+    assert flash.find_port() == "/dev/ttyACM0"
+
+
+@pytest.mark.parametrize(("found", "message"), [
+    ([], "no Pico found: plug one in (with MicroPython on it) or give --port"),
+    (["/dev/ttyACM1", "/dev/ttyACM0"],
+     "2 Picos found (/dev/ttyACM0, /dev/ttyACM1): choose one with --port"),
+])
+def test_without_a_port_flash_needs_exactly_one_pico(monkeypatch: pytest.MonkeyPatch,
+                                                      found: list[str], message: str) -> None:
+    """USB enumeration cannot run here: the ports list is the one thing made up."""
+    from types import SimpleNamespace
+
+    from firmware_bridge import flash
+
+    ports = [SimpleNamespace(device=d, vid=flash.PICO_VID) for d in found]
+    ports.append(SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403))   # not a Pico
+    monkeypatch.setattr(flash.list_ports, "comports", lambda: ports)
+    with pytest.raises(flash.FlashError) as raised:
+        flash.find_port()
+    assert str(raised.value) == message
