@@ -8,6 +8,7 @@ process, behind a real pty, and closes it with the launcher.
 ``LauncherSettings.config`` may be a mapping of options for the emulated board and the
 link: ``time_scale``, ``wire`` (a :class:`~firmware_bridge.faults.LinkFaults`), ``faults``
 (names of the world's faults), ``params`` (a ``DispenserParams``), ``refill``,
+``micropython`` (true: the emulated Pico, :class:`~firmware_bridge.pico_emulator.PicoBoard`),
 ``retry_s``, ``ping_s``, ``poll_s``, ``first_id``.
 """
 
@@ -118,9 +119,11 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> SerialLauncher:
     port = arg
     if arg == "emulated":
         from firmware_bridge.emulator import EmulatedBoard
+        from firmware_bridge.pico_emulator import PicoBoard
 
         tempdir = Path(tempfile.mkdtemp(prefix="uno-attack-board-"))
-        emulator = EmulatedBoard(
+        kind = PicoBoard if options.get("micropython") else EmulatedBoard
+        emulator = kind(
             link=tempdir / "board", seed=settings.seed,
             time_scale=float(options.get("time_scale", 1.0)),
             wire=options.get("wire"), params=options.get("params"),

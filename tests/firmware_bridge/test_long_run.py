@@ -12,6 +12,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from firmware_bridge.faults import LinkFaults
 from firmware_bridge.host.session import HEADROOM
 from sim_launcher.physical import DispenserParams
@@ -22,9 +24,11 @@ PRESSES = 20
 REBOOT_AT = 8        # the press whose eject the board restarts in the middle of
 
 
-def test_presses_across_an_id_wrap_and_a_reboot_on_a_noisy_line() -> None:
-    config = {"time_scale": 20.0, "wire": NOISY, "retry_s": 0.05, "poll_s": 0.05,
-              "ping_s": 0.2, "params": DispenserParams(jam_probability=0.005),
+@pytest.mark.parametrize("micropython", [False, True], ids=["cpython", "micropython"])
+def test_presses_across_an_id_wrap_and_a_reboot_on_a_noisy_line(micropython: bool) -> None:
+    config = {"micropython": micropython, "time_scale": 20.0, "wire": NOISY,
+              "retry_s": 0.05, "poll_s": 0.05, "ping_s": 0.2,
+              "params": DispenserParams(jam_probability=0.005),
               "first_id": 65535 - HEADROOM - 40}      # the ids run out a few presses in
     results: list[PressResult] = []
     with open_launcher("serial:emulated", seed=21, policy="fixed:2", config=config) as launcher:
