@@ -20,7 +20,7 @@ drives, and files it writes land in the flash folder.
 
 The WebAssembly port grows its heap instead of collecting while Python code runs (it can
 only collect when the code returns to JavaScript, which a firmware's main loop never
-does): ``heap_kb`` is the heap it starts with, and the probe reports the memory in use.
+does): ``heap_kb`` is the heap it starts with, not a limit.
 """
 
 from __future__ import annotations
