@@ -490,6 +490,7 @@ class TestReplies:
         assert b"DONE 50" not in heard
         assert board.world.model.duty == 0
         board.reboot()
+        skip_to(dev, b"BOOT boot=")   # past what a REPL may still be saying, however late
         assert re.fullmatch(r"BOOT boot=[0-9A-F]{8}", dev.expect(r"BOOT .*", 10))
         assert dev.ask("PING 53") == "PONG 53"
 
@@ -537,6 +538,19 @@ def raw_for(wire: Wire, seconds: float) -> bytes:
             with contextlib.suppress(BlockingIOError):
                 data += os.read(wire.fd, 4096)
     return data
+
+
+def skip_to(wire: Wire, marker: bytes, timeout: float = 10.0) -> None:
+    """Drop every byte the device writes before ``marker`` (which stays to be read)."""
+    deadline = time.monotonic() + timeout
+    while marker not in wire.buffer:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {marker!r} in {timeout} s: {wire.buffer[-200:]!r}"
+        ready, _, _ = select.select([wire.fd], [], [], left)
+        if ready:
+            with contextlib.suppress(BlockingIOError):
+                wire.buffer += os.read(wire.fd, 4096)
+    wire.buffer = wire.buffer[wire.buffer.index(marker):]
 
 
 def dev_ask_all(wire: Wire, payloads: list[str]) -> list[str]:
