@@ -23,7 +23,12 @@ from tests.net.helpers import (
     url_of,
 )
 from uno_attack.net.client import TableClient, socket_url
-from uno_attack.net.server import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Connection
+from uno_attack.net.server import (
+    MAX_MESSAGE_BYTES,
+    MAX_MESSAGES_PER_SECOND,
+    REFUSED_PAGE,
+    Connection,
+)
 
 VIEW_KEYS = {"type", "seq", "turn", "top", "color", "direction", "hand_sizes", "owed",
              "scores", "winner", "log", "tension"}
@@ -217,8 +222,20 @@ async def test_no_or_a_wrong_token_is_refused_with_403_and_nothing_else(
         async with aiohttp.ClientSession() as http, \
                 http.get(f"{base}{path}{query}", headers=headers) as response:
             assert response.status == 403
-            assert await response.read() == b""
+            body = await response.read()
         assert host.server.connections == []
+    if path == "/ws":
+        assert body == b""
+    else:  # a person followed the link: the same page for every wrong token
+        assert body == REFUSED_PAGE.encode()
+
+
+def test_the_page_for_a_wrong_link_says_what_happened_and_what_to_do() -> None:
+    text = " ".join(REFUSED_PAGE.split())
+    assert '<html lang="en">' in text  # the table page's language
+    assert "This link does not open a table" in text
+    assert "earlier game" in text
+    assert "Ask the host for your link again" in text
 
 
 async def test_a_valid_token_gets_the_page(tmp_path: Path) -> None:

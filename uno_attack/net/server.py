@@ -25,6 +25,11 @@ from uno_attack import views
 from uno_attack.flow import ActRefused, TableFlow
 
 STATIC_DIR = Path(__file__).parent / "static"
+#: The page for a link with no valid token: what happened and what to do, the same for
+#: every wrong token (it never says whether a table is here).
+REFUSED_PAGE = (STATIC_DIR / "refused.html").read_text(encoding="utf-8")
+_PAGE_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                 "Content-Security-Policy": "default-src 'self'; connect-src 'self'"}
 #: Limits of NETWORK.md: message size (bytes) and rate (messages in any one second).
 MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
@@ -180,12 +185,10 @@ class TableServer:
     # -- HTTP -----------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.StreamResponse:
         known, _ = self.who(request.query.get("token"))
-        if not known:
-            return web.Response(status=403)
-        return web.FileResponse(STATIC_DIR / "index.html", headers={
-            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-            "Content-Security-Policy": "default-src 'self'; connect-src 'self'",
-        })
+        if not known:  # a person followed a wrong or old link: say so, and what to do
+            return web.Response(status=403, text=REFUSED_PAGE, content_type="text/html",
+                                headers=_PAGE_HEADERS)
+        return web.FileResponse(STATIC_DIR / "index.html", headers=_PAGE_HEADERS)
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         known, player = self.who(request.query.get("token"))

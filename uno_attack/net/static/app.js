@@ -354,6 +354,9 @@ const connection = new Connection(token, {
     if (name === "lost") {
       banner(`Connection lost — reconnecting in ${Math.round(detail.wait / 100) / 10} s…`,
         "lost");
+    } else if (name === "refused") {
+      banner("This link no longer opens the table (the host may have started a new one): "
+        + "ask the host for your link again.", "lost");
     } else if (name === "reconnected") {
       banner("Reconnected: you are back at your seat.", "back");
       setTimeout(() => { if (document.body.dataset.connection === "reconnected") banner(""); },
