@@ -40,7 +40,8 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         ann = TableClient(url_of(host, "Ann"))
         hello = await ann.connect()
         assert hello == {"type": "hello", "seat": 0, "name": "Ann",
-                         "players": ["Ann", "Bob", "Ada"], "options": {"target": 300}}
+                         "players": ["Ann", "Bob", "Ada"], "options": {"target": 300},
+                         "people": [0, 1]}
         view = await next_of(ann, "view")
         game = host.flow.game
         assert view.keys() >= VIEW_KEYS
@@ -57,7 +58,7 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         watch = TableClient(url_of(host, None))
         assert await watch.connect() == {"type": "hello", "seat": None, "name": None,
                                          "players": ["Ann", "Bob", "Ada"],
-                                         "options": {"target": 300}}
+                                         "options": {"target": 300}, "people": [0, 1]}
         seen = await next_of(watch, "view")
         assert "hand" not in seen
         assert "legal" not in seen
@@ -75,10 +76,12 @@ async def test_an_act_sends_a_view_to_every_connection_with_seq_in_order(tmp_pat
         actor = clients[name]
         plays = [a for a in actor.view["legal"] if a.startswith("play")]  # type: ignore[index]
         await actor.act(plays[0] if plays else "press")
-        for client in (*clients.values(), watch):
+        # one change, one view; Bob's arrival was a change for Ann (her view's connected)
+        for client, seq in ((clients["Ann"], 3), (clients["Bob"], 2), (watch, 2)):
             view = await until(client, lambda v: v["busy"] is None and any(
                 line.startswith(f"{name} p") for line in v["log"]))
-            assert view["seq"] == client.seq == 2  # one change, one view; joins send none
+            assert view["seq"] == client.seq == seq
+            assert view["connected"] == [0, 1]
             assert view["hand_sizes"] == [len(h) for h in host.flow.game.hands]
             assert view["top"] == host.flow.game.top.code
         assert len(host.flow.session.table.record.steps) == 1  # type: ignore[union-attr]

@@ -56,6 +56,7 @@ def check_hello(message: Mapping[str, Any]) -> Table:
         fields.wrong("players", f"not a list of 1 to {MAX_SEATS} names")
     seats = len(players)
     seat = fields.seat("seat", seats, none=True)
+    fields.seats("people", seats)
     name = fields.get("name")
     if name is not None and not isinstance(name, str):
         fields.wrong("name", "not a name")

@@ -180,7 +180,9 @@ class TableServer:
         flow = self.flow
         seat = flow.seat_of(player) if player is not None else None
         names = flow.seat_names()
-        return json.dumps(views.hello(seat, names, flow.session.match.options), **_JSON)  # type: ignore[arg-type]
+        people = [s for s in range(len(names)) if flow.is_human(s)]
+        return json.dumps(views.hello(seat, names, flow.session.match.options, people),
+                          **_JSON)  # type: ignore[arg-type]
 
     # -- HTTP -----------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.StreamResponse:
@@ -200,19 +202,21 @@ class TableServer:
         conn = Connection(ws, player, request.remote or "?", request.transport)
         conn.hello = self._hello(player)
         conn.send(json.loads(conn.hello))
+        arrived = player is not None and not self._connected(player)
         self.connections.append(conn)
         self.log(f"{self._label(conn)} joined from {conn.peer}")
         if player is not None:
             self.flow.present(player, True)
-        if conn.seq == 0:  # nothing changed for the others: this one still gets its view
-            self._send_views([conn])
+        if conn.seq == 0:  # no change was sent: this one still gets its view, and the others
+            self._send_views(self.connections if arrived else [conn])  # see the seat come
         try:
             await self._read(conn)
         finally:
             self.connections.remove(conn)
             self.log(f"{self._label(conn)} left")
-            if player is not None and not any(c.player == player for c in self.connections):
+            if player is not None and not self._connected(player):
                 self.flow.present(player, False)
+                self._send_views(self.connections)  # the others see the seat go
             if conn.drainer is not None:
                 conn.drainer.cancel()
             conn.writer.cancel()
@@ -220,6 +224,9 @@ class TableServer:
             if transport is not None and transport.get_write_buffer_size() > 0:
                 transport.abort()  # what is left would wait for a peer that does not read
         return ws
+
+    def _connected(self, player: int) -> bool:
+        return any(c.player == player for c in self.connections)
 
     def _label(self, conn: Connection) -> str:
         if conn.player is None:

@@ -79,7 +79,9 @@ function statusText(v, mine) {
   if (v.turn === mine) return legal().some((a) => a.startsWith("choose"))
     ? "Your turn: name the colour of the wild starter" : "Your turn";
   const away = (v.away ?? []).includes(v.turn) ? " (away: a bot plays)" : "";
-  return `${nameOf(v.turn)}'s turn${away}`;
+  const waited = (state.hello?.people ?? []).includes(v.turn) && !away
+    && !(v.connected ?? []).includes(v.turn) ? " (not connected: waiting for them)" : "";
+  return `${nameOf(v.turn)}'s turn${away}${waited}`;
 }
 
 function drawPlayers(v, mine) {

@@ -126,8 +126,8 @@ class TableScreen(Screen[str]):
         if seen is None:
             self.query_one("#status", Static).update("Connecting to the table…")
             return
-        if old is None or old.step != seen.step:
-            self.message = ""
+        if old is None or old.step != seen.step or old.note != seen.note:
+            self.message = ""  # said of a table (or a connection) that has changed since
             self.picked = ()
         self._draw(seen)
         self._write_log(seen)
