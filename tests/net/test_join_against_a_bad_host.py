@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from aiohttp import WSMsgType, web
+from textual.widgets import Label
 
 from tests.tui.ptygame import PtyGame, game_env
 from uno_attack.net.join_app import JoinApp, RemoteTable
@@ -226,3 +227,34 @@ def test_join_refuses_a_url_that_is_not_one_in_one_line(url: str) -> None:
     assert done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("uno-attack join: error: ")
     assert "join URL" in done.stderr or "has no ?token=" in done.stderr
+
+
+MARKUP = {  # a view whose names and words look like Textual markup, and the screen it opens
+    "table": (view(1, turn=1, log=["[/] played [red]x"]), "TableScreen"),
+    "board": (view(1, turn=None, winner=1, hand=[], hand_sizes=[0, 0], round_points=[5, 0],
+                   match_winner=[1], hands=[[], []], next_round_in=3), "ScoreboardScreen"),
+    "prompt": (view(1, prompt={"seat": 0, "message": "[/] jammed", "actions": ["retry"]},
+                    legal=["retry"]), "LauncherProblemScreen"),
+    "reveal": (view(1, turn=1, revealed={"seat": 1, "hand": ["R5"]}, log=["[b] [/]"]),
+               "RevealScreen"),
+}
+
+
+@pytest.mark.parametrize("kind", list(MARKUP))
+async def test_names_and_words_from_the_host_are_shown_as_text_not_markup(kind: str) -> None:
+    shown_view, screen = MARKUP[kind]
+    frames = text(hello(name="[/]", players=["[/]", "[/b]Bob"]), shown_view)
+    async with bad_host(frames) as url:
+        app = JoinApp(url)
+        async with app.run_test(size=(100, 30)) as pilot:  # a markup error would raise here
+            for _ in range(500):
+                if type(app.screen).__name__ == screen and app.view is not None:
+                    break
+                await pilot.pause(0.01)
+            await pilot.pause()  # the view's drawing, done
+            assert type(app.screen).__name__ == screen
+            app.export_screenshot()  # every widget drawn now: a markup error raises
+            assert app.table_screen is not None
+            title = str(app.table_screen.query_one("#hand-title", Label).render())
+    assert app.failure is None
+    assert title.startswith("Your hand")

@@ -99,9 +99,9 @@ class TableScreen(Screen[str]):
                 yield TopCardView(id="topcard")
             yield LauncherView(id="launcher", classes="panel", animate=self.table.animate)
             yield RichLog(id="log", classes="panel", wrap=True, markup=False, min_width=20)
-        yield Static(id="status")
+        yield Static(id="status", markup=False)  # names and the host's words, as text
         with Vertical(id="hand-panel", classes="panel"):
-            yield Label("", id="hand-title")
+            yield Label("", id="hand-title", markup=False)
             yield HandView(id="hand")
         yield Footer()
 
