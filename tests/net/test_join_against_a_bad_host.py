@@ -80,6 +80,9 @@ BAD: dict[str, tuple[list[Frame], str]] = {
                            "'hands' is [['R5']]"),
     "winner-out-of-range": (text(hello(), view(turn=None, winner=7)), "'winner' is 7"),
     "log-too-long": (text(hello(), view(log=["x"] * 11)), "'log'"),
+    "log-escape": (text(hello(), view(log=["\x1b]0;owned\x07"])), "'log' is ['\\x1b]0;owned"),
+    "name-escape": (text(hello(players=["Ann", "\x1b[2J"])), "'players'"),
+    "name-too-long": (text(hello(players=["Ann", "B" * 100_000])), "'players'"),
     "prompt": (text(hello(), view(prompt={"seat": 0})), "'prompt'"),
     "hand-not-its-size": (text(hello(), view(hand=["R5"])), "'hand' is ['R5']"),
     "negative-count": (text(hello(), view(hand_sizes=[2, -1])), "'hand_sizes'"),
@@ -144,7 +147,7 @@ async def test_what_is_safe_to_pass_over_is_passed_over() -> None:
     is not one line of text, leave the client at the table."""
     frames = text(hello(extra=1), view(1, later_field={"x": 1}), {"type": "chat"},
                   {"type": "error", "message": {"a": 1}},
-                  {"type": "error", "message": "two\nlines"}, view(2))
+                  {"type": "error", "message": "two\nlines\x1b[2J"}, view(2))
     async with bad_host(frames) as url:
         remote = RemoteTable(url, ended=lambda why: pytest.fail(why))
         seen: list[str] = []
@@ -160,8 +163,8 @@ async def test_what_is_safe_to_pass_over_is_passed_over() -> None:
             await asyncio.gather(task, return_exceptions=True)
     assert remote.view is not None
     assert remote.view["seq"] == 2
-    assert remote.client.errors == ["{'a': 1}", "two lines"]
-    assert seen == ["{'a': 1}", "two lines"]
+    assert remote.client.errors == ["{'a': 1}", "two lines [2J"]
+    assert seen == ["{'a': 1}", "two lines [2J"]
     assert remote.seen() is not None
 
 

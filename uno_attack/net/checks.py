@@ -21,6 +21,7 @@ from uno_attack.cards import Color
 from uno_attack.errors import UnoAttackError
 from uno_attack.options import Options
 from uno_attack.rules import RuleSet, rule_set
+from uno_attack.saved_game import name_problem
 
 #: What NETWORK.md allows: 2 to 10 seats, at most 10 log lines (settled point 5).
 MAX_SEATS = 10
@@ -52,13 +53,14 @@ def check_hello(message: Mapping[str, Any]) -> Table:
     fields = _Fields("hello", message)
     players = fields.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_SEATS \
-            or not all(isinstance(name, str) for name in players):
+            or not all(isinstance(name, str) and name_problem(name) is None
+                       for name in players):
         fields.wrong("players", f"not a list of 1 to {MAX_SEATS} names")
     seats = len(players)
     seat = fields.seat("seat", seats, none=True)
     fields.seats("people", seats)
     name = fields.get("name")
-    if name is not None and not isinstance(name, str):
+    if name is not None and not (isinstance(name, str) and name_problem(name) is None):
         fields.wrong("name", "not a name")
     raw_options = message.get("options") or {}
     try:
@@ -88,16 +90,16 @@ def check_view(message: Mapping[str, Any], table: Table) -> None:
     fields.counts("scores", n, None, low=None)
     winner = fields.seat("winner", n, none=True)
     log = fields.get("log")
-    if not isinstance(log, list) or len(log) > MAX_LOG_LINES \
-            or not all(isinstance(line, str) for line in log):
-        fields.wrong("log", f"not a list of at most {MAX_LOG_LINES} lines")
+    if not isinstance(log, list) or len(log) > MAX_LOG_LINES or not _lines(log):
+        fields.wrong("log", f"not a list of at most {MAX_LOG_LINES} lines of text")
     owed = fields.get("owed")
     if not isinstance(owed, list) or not all(
             isinstance(entry, list) and len(entry) == 2 and _seat_of(entry[0], n)
             and (_whole(entry[1]) or isinstance(entry[1], str)) for entry in owed):
         fields.wrong("owed", "not a list of [seat, count] pairs")
     for key in ("owed_what", "owed_why", "legal"):
-        fields.strings(key)
+        if not _lines(message.get(key, [])):
+            fields.wrong(key, "not a list of lines of text")
     if not _whole(fields.get("tension")):
         fields.wrong("tension", "not a whole number")
     for key in ("log_start", "stock", "step"):
@@ -138,7 +140,7 @@ def check_view(message: Mapping[str, Any], table: Table) -> None:
     prompt = message.get("prompt")
     if prompt is not None and not (
             isinstance(prompt, dict) and _seat_of(prompt.get("seat"), n)
-            and isinstance(prompt.get("message"), str) and _strings(prompt.get("actions"))
+            and _lines([prompt.get("message")]) and _lines(prompt.get("actions"))
             and _whole(prompt.get("fired", 0))):
         fields.wrong("prompt", "not a seat, a message and its answers")
     revealed = message.get("revealed")
@@ -191,10 +193,6 @@ class _Fields:
                 for v in value):
             self.wrong(key, f"not {seats} counts, one per seat")
 
-    def strings(self, key: str) -> None:
-        if not _strings(self.message.get(key, [])):
-            self.wrong(key, "not a list of strings")
-
     def whole(self, key: str) -> None:
         if key in self.message and not _whole(self.message[key]):
             self.wrong(key, "not a whole number")
@@ -212,8 +210,11 @@ def _seat_of(value: object, seats: int) -> bool:
     return _integer(value) and 0 <= value < seats  # type: ignore[operator]
 
 
-def _strings(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+def _lines(value: object) -> bool:
+    """Whether ``value`` is a list of lines a screen may show: text without control
+    characters (a terminal would obey an escape sequence)."""
+    return isinstance(value, list) and all(isinstance(v, str) and v.isprintable()
+                                           for v in value)
 
 
 def _cards_of(value: object, rules: RuleSet) -> bool:

@@ -139,9 +139,10 @@ class TableClient:
             check_view(message, self._table)
             self.seq += 1
             self.view = message
-        elif kind == "error":  # shown as one line, whatever it holds
-            text = message.get("message")
-            message["message"] = " ".join(str(text).split()) if text is not None else ""
+        elif kind == "error":  # shown as one line of text, whatever it holds
+            text = "" if message.get("message") is None else str(message["message"])
+            message["message"] = " ".join("".join(c if c.isprintable() else " "
+                                                  for c in text).split())
             self.errors.append(message["message"])
         return message
 
