@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -109,6 +110,15 @@ async def test_after_a_reconnect_the_action_not_sent_is_no_longer_said(
         tmp_path: Path) -> None:
     async with running_host(host_config(tmp_path)) as host:
         app = JoinApp(url_of(host, None))
+        client = app.remote.client
+        connect, back = client.connect, asyncio.Event()
+
+        async def reconnect_once_allowed() -> Message:
+            if client.hello is not None:  # a reconnect: only once the action was refused
+                await back.wait()
+            return await connect()
+
+        client.connect = reconnect_once_allowed  # type: ignore[method-assign]
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(lambda: app.view is not None, pilot)
             for conn in list(host.server.connections):
@@ -117,6 +127,7 @@ async def test_after_a_reconnect_the_action_not_sent_is_no_longer_said(
             await pilot.press("space")
             await wait_for(lambda: "not connected: the action was not sent" in status(app),
                            pilot)
+            back.set()
             await wait_for(lambda: "connected again after 1 drop" in hand_title(app), pilot)
             assert "not connected" not in status(app)
 
