@@ -200,12 +200,10 @@ async def test_the_screens_show_nothing_of_a_bad_view_and_the_app_ends() -> None
     assert app.view is None
 
 
-@pytest.mark.parametrize("kind", ["no-hand-sizes", "deep-nesting"])
-async def test_join_ends_with_one_line_and_exit_2_on_a_bad_message(
-        kind: str, tmp_path: Path) -> None:
+async def test_join_ends_with_one_line_and_exit_2_on_a_bad_message(tmp_path: Path) -> None:
     """The real command in a pseudo-terminal: the screen closes, one line names what the
     host sent wrong, exit 2, no traceback."""
-    frames, words = BAD[kind]
+    frames, words = BAD["no-hand-sizes"]
     async with bad_host(frames) as url:
         game = PtyGame([url], game_env(tmp_path), size=(100, 30),
                        command=("-m", "uno_attack", "join"))
@@ -221,15 +219,14 @@ async def test_join_ends_with_one_line_and_exit_2_on_a_bad_message(
     assert "Traceback" not in out
 
 
-@pytest.mark.parametrize("url", ["http://[::1/?token=a", "http://h:99999/?token=a",
-                                 "http://:80/?token=a", "http://127.0.0.1:8765/"])
+@pytest.mark.parametrize("url", ["http://[::1/?token=a", "http://h:99999/?token=a"])
 def test_join_refuses_a_url_that_is_not_one_in_one_line(url: str) -> None:
     done = subprocess.run([str(EXE), "join", url], capture_output=True, text=True,
                           timeout=30, check=False)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("uno-attack join: error: ")
-    assert "join URL" in done.stderr or "has no ?token=" in done.stderr
+    assert f"{url!r} is not a join URL" in done.stderr
 
 
 MARKUP = {  # a view whose names and words look like Textual markup, and the screen it opens

@@ -299,7 +299,8 @@ async def test_a_hundred_watchers_all_see_every_change(tmp_path: Path) -> None:
 def test_socket_url_of_a_join_url() -> None:
     assert socket_url("http://192.168.1.5:8765/?token=abc") == "ws://192.168.1.5:8765/ws?token=abc"
     assert socket_url("https://table.example/?token=a-b_c") == "wss://table.example/ws?token=a-b_c"
-    for bad in ("192.168.1.5:8765", "http://h:1/", "ftp://h/?token=x"):
+    for bad in ("192.168.1.5:8765", "http://h:1/", "ftp://h/?token=x", "http://[::1/?token=a",
+                "http://:80/?token=a", "http://h:x/?token=a", "http://h:99999/?token=a"):
         with pytest.raises(ValueError, match=r"join URL|token"):
             socket_url(bad)
 
