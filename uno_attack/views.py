@@ -78,15 +78,20 @@ class TableFacts:
     called: tuple[int, ...] = ()  # seats holding one card who called UNO for it
 
 
-def hello(seat: int | None, names: Sequence[str], options: Options) -> View:
-    """The first message of a connection: who it is and who sits where."""
-    return {
+def hello(seat: int | None, names: Sequence[str], options: Options,
+          people: Sequence[int] | None = None) -> View:
+    """The first message of a connection: who it is and who sits where (and, from a host,
+    which seats are people: one not connected is waited for, not thinking)."""
+    message: View = {
         "type": "hello",
         "seat": seat,
         "name": names[seat] if seat is not None else None,
         "players": list(names),
         "options": options.to_dict(),
     }
+    if people is not None:
+        message["people"] = list(people)
+    return message
 
 
 def legal_strings(game: Round, seat: int) -> list[str]:

@@ -53,12 +53,12 @@ def _address(hex_address: str) -> str:
 
 
 @contextmanager
-def host_process(tmp_path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+def host_process(tmp_path: Path, *args: str, stdin: int = subprocess.DEVNULL,
+                 ) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
     """``uno-attack host`` on an ephemeral port; yields it and its URL lines once printed."""
     proc = subprocess.Popen(
         [str(EXE), "host", "--port", "0", "--save", str(tmp_path / "host.json"), "--seed", "2",
-         *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-        text=True)
+         *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=stdin, text=True)
     try:
         lines: list[str] = []
         while not lines or not lines[-1].startswith("watch: "):
@@ -310,6 +310,35 @@ def test_a_host_killed_mid_game_resumes_with_the_same_urls_and_game(tmp_path: Pa
         assert any("resumed after" in line for line in view["log"])
         again.send_signal(signal.SIGTERM)
         assert again.wait(10) == 0
+
+
+def test_a_partial_line_on_the_hosts_input_holds_nothing_up(tmp_path: Path) -> None:
+    """The operator's input is a pipe holding half a line: the table still serves views,
+    and the line is taken once its newline comes."""
+    with host_process(tmp_path, "--no-qr", "--no-record", stdin=subprocess.PIPE) as (
+            proc, lines):
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        proc.stdin.write("fir")
+        proc.stdin.flush()
+        time.sleep(0.2)  # the host has seen the half line before anyone connects
+
+        async def look(url: str) -> dict:
+            client = TableClient(url)
+            await client.connect()
+            view = await asyncio.wait_for(client.receive(), 5)
+            await client.close()
+            return view
+
+        view = asyncio.run(asyncio.wait_for(look(lines[-1].split(": ", 1)[1]), 10))
+        assert view["type"] == "view"
+        proc.stdin.write("ed x\n")
+        proc.stdin.flush()
+        while "operator:" not in (line := proc.stdout.readline()):
+            assert line, "the host ended"
+        assert "'fired x'" in line
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
 
 
 MALFORMED = [

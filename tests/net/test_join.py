@@ -3,19 +3,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Label
 
-from tests.net.helpers import NOTHING_FIRES, deal, host_config, log_of, running_host, url_of
+from tests.net.helpers import (
+    NOTHING_FIRES,
+    connect,
+    deal,
+    host_config,
+    log_of,
+    running_host,
+    url_of,
+)
 from tests.tui.test_new_game import BluffingBot
 from uno_attack.actions import Verb
-from uno_attack.net.join_app import JoinApp
+from uno_attack.net.client import Message, TableClient
+from uno_attack.net.join_app import JoinApp, RemoteTable
 from uno_attack.rules import CLASSIC
 from uno_attack.transcript import Transcript
 from uno_attack.tui.screens.dialogs import QuitScreen, RevealScreen
@@ -94,6 +104,69 @@ async def test_join_reconnects_after_the_connection_drops(tmp_path: Path) -> Non
             assert app.view is not None
             assert app.remote.client.seq == app.view["seq"] >= 1
             assert log_of(host).count("Ann (seat 0) joined") == 2
+
+
+async def test_after_a_reconnect_the_action_not_sent_is_no_longer_said(
+        tmp_path: Path) -> None:
+    async with running_host(host_config(tmp_path)) as host:
+        app = JoinApp(url_of(host, None))
+        client = app.remote.client
+        connect, back = client.connect, asyncio.Event()
+
+        async def reconnect_once_allowed() -> Message:
+            if client.hello is not None:  # a reconnect: only once the action was refused
+                await back.wait()
+            return await connect()
+
+        client.connect = reconnect_once_allowed  # type: ignore[method-assign]
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(lambda: app.view is not None, pilot)
+            for conn in list(host.server.connections):
+                await conn.ws.close()
+            await wait_for(lambda: "connection lost" in hand_title(app), pilot)
+            await pilot.press("space")
+            await wait_for(lambda: "not connected: the action was not sent" in status(app),
+                           pilot)
+            back.set()
+            await wait_for(lambda: "connected again after 1 drop" in hand_title(app), pilot)
+            assert "not connected" not in status(app)
+
+
+class Outage(TableClient):
+    """A connection that drops once and takes ``tries`` attempts to come back."""
+
+    def __init__(self, tries: int) -> None:
+        super().__init__("http://127.0.0.1:1/?token=t")
+        self.tries = tries
+
+    async def stay_connected(self, *, first_delay: float = 0.5, max_delay: float = 10.0,
+                             ) -> AsyncIterator[Message]:
+        hello = {"type": "hello", "seat": None, "name": None, "players": ["Ann", "Bob"],
+                 "options": {}}
+        yield hello
+        for attempt in range(self.tries):
+            yield {"type": "disconnected", "retry_in": 0.5 * 2 ** attempt}
+        yield hello
+
+
+async def test_one_outage_is_one_drop_however_many_tries_it_takes() -> None:
+    remote = RemoteTable("http://127.0.0.1:1/?token=t", client=Outage(5))
+    await remote.run()
+    assert remote.connection == "connected again after 1 drop"
+    assert remote.drops == 1
+
+
+async def test_a_person_who_never_joined_is_waited_for_not_thinking(tmp_path: Path) -> None:
+    config = host_config(tmp_path, humans=("Ann", "Bob"), players=2, launcher=NOTHING_FIRES)
+    async with running_host(config) as host:
+        deal(host, ["R5 G7 B2", "Y1 Y2 Y3"], "R3", dealer=0)  # Bob, who never joined, acts
+        app = JoinApp(url_of(host, "Ann"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(lambda: app.view is not None and app.view["turn"] == 1, pilot)
+            assert status(app) == "Waiting for Bob to connect."
+            bob = await connect(url_of(host, "Bob"))
+            await wait_for(lambda: status(app) == "Bob is thinking…", pilot)
+            await bob.close()
 
 
 async def test_a_whole_round_at_a_host_from_the_terminal(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ from benchmarks.bench_host import drive
 from tests.net.helpers import connect, host_config, play_round, running_host, url_of
 from uno_attack.cards import Card
 from uno_attack.errors import InvalidCardError
-from uno_attack.net.client import TableClient
 from uno_attack.net.server import Connection, wire_text
 
 
@@ -93,22 +92,3 @@ async def test_ten_seats_and_a_hundred_watchers_see_every_seq_and_the_same_end(
     assert all(final == result.finals[0] for final in result.finals)
     assert result.finals[0]["hands"] == truth
     assert result.acts > 10
-
-
-async def test_a_client_notices_a_gap_in_seq() -> None:
-    client = TableClient("http://127.0.0.1:1/?token=x")
-
-    class Frames:
-        def __init__(self, texts: list[str]) -> None:
-            self.texts = texts
-            self.closed = False
-            self.close_code = None
-
-        async def receive(self, timeout: float | None = None) -> Any:
-            import aiohttp
-            return aiohttp.WSMessage(aiohttp.WSMsgType.TEXT, self.texts.pop(0), None)
-
-    client._ws = Frames(['{"type": "view", "seq": 1}', '{"type": "view", "seq": 3}'])  # type: ignore[assignment]
-    assert (await client.receive())["seq"] == 1
-    with pytest.raises(ValueError, match="seq 3 after 1: a gap"):
-        await client.receive()

@@ -758,15 +758,26 @@ def test_tokens_are_distinct_random_and_at_least_128_bits(
 @pytest.mark.parametrize("path", ["/", "/ws"])
 async def test_a_missing_wrong_or_wrong_length_token_gets_403_and_nothing_else(
         lobby: HostProcess, path: str) -> None:
+    """The socket gets nothing but its 403; a person who opened the link gets a 403 page
+    saying what to do, one page for every wrong token, naming no one at the table."""
     good = lobby.seats[0].token
     wrong = "".join(random.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in good)
+    pages = set()
     for query in ["", "?token=", f"?token={wrong}", f"?token={good[:-1]}",
                   f"?token={good}A", f"?token={good[:16]}", f"?token={good.swapcase()}",
                   f"?token={good[:-1]}{'B' if good[-1] == 'A' else 'A'}",
                   f"?tokens={good}", f"?token=%00{good}", f"?token={good}%00"]:
         status, body, more = await raw_http(lobby.port, get(path + query, lobby.port,
                                                             upgrade=path == "/ws"))
-        assert (status, body, more) == (403, b"", b""), (query, status, body[:200], more)
+        assert (status, more) == (403, b""), (query, status, body[:200], more)
+        pages.add(body)
+    if path == "/ws":
+        assert pages == {b""}
+    else:
+        [page] = pages
+        assert b"Ask the host for your link again" in page
+        assert b"Ann" not in page
+        assert good[:8].encode() not in page
     assert lobby.alive()
 
 

@@ -187,6 +187,28 @@ async def test_the_page_says_when_the_connection_drops_and_comes_back(tmp_path: 
         await browser.close()
 
 
+async def test_a_link_the_host_does_not_know_says_to_ask_for_it_again(tmp_path: Path) -> None:
+    """Opened, a wrong link shows a page saying what to do; a page open at the table when
+    the host stops knowing its link (a new table) says so, and stops trying."""
+    async with running_host(host_config(tmp_path)) as host, async_playwright() as pw:
+        browser = await launch(pw)
+        page = await (await browser.new_context(viewport=PHONE)).new_page()
+        answer = await page.goto(url_of(host, "Ann").replace("token=", "token=x"))
+        assert answer is not None
+        assert answer.status == 403
+        assert await page.locator("h1").inner_text() == "This link does not open a table"
+        assert "Ask the host for your link again" in await page.locator("main").inner_text()
+        await page.goto(url_of(host, "Ann"))
+        await page.wait_for_selector("#hand button.card")
+        host.server.seat_tokens = {}  # the host no longer knows Ann's link
+        for conn in list(host.server.connections):
+            await conn.ws.close()
+        await page.wait_for_selector("body[data-connection=refused]")
+        assert (await page.locator("#banner").inner_text()).endswith(
+            "ask the host for your link again.")
+        await browser.close()
+
+
 async def test_the_watch_page_shows_the_table_without_a_hand(tmp_path: Path) -> None:
     async with running_host(host_config(tmp_path)) as host, async_playwright() as pw:
         browser = await launch(pw)

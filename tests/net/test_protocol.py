@@ -23,7 +23,12 @@ from tests.net.helpers import (
     url_of,
 )
 from uno_attack.net.client import TableClient, socket_url
-from uno_attack.net.server import MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_SECOND, Connection
+from uno_attack.net.server import (
+    MAX_MESSAGE_BYTES,
+    MAX_MESSAGES_PER_SECOND,
+    REFUSED_PAGE,
+    Connection,
+)
 
 VIEW_KEYS = {"type", "seq", "turn", "top", "color", "direction", "hand_sizes", "owed",
              "scores", "winner", "log", "tension"}
@@ -35,7 +40,8 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         ann = TableClient(url_of(host, "Ann"))
         hello = await ann.connect()
         assert hello == {"type": "hello", "seat": 0, "name": "Ann",
-                         "players": ["Ann", "Bob", "Ada"], "options": {"target": 300}}
+                         "players": ["Ann", "Bob", "Ada"], "options": {"target": 300},
+                         "people": [0, 1]}
         view = await next_of(ann, "view")
         game = host.flow.game
         assert view.keys() >= VIEW_KEYS
@@ -52,7 +58,7 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         watch = TableClient(url_of(host, None))
         assert await watch.connect() == {"type": "hello", "seat": None, "name": None,
                                          "players": ["Ann", "Bob", "Ada"],
-                                         "options": {"target": 300}}
+                                         "options": {"target": 300}, "people": [0, 1]}
         seen = await next_of(watch, "view")
         assert "hand" not in seen
         assert "legal" not in seen
@@ -70,10 +76,12 @@ async def test_an_act_sends_a_view_to_every_connection_with_seq_in_order(tmp_pat
         actor = clients[name]
         plays = [a for a in actor.view["legal"] if a.startswith("play")]  # type: ignore[index]
         await actor.act(plays[0] if plays else "press")
-        for client in (*clients.values(), watch):
+        # one change, one view; Bob's arrival was a change for Ann (her view's connected)
+        for client, seq in ((clients["Ann"], 3), (clients["Bob"], 2), (watch, 2)):
             view = await until(client, lambda v: v["busy"] is None and any(
                 line.startswith(f"{name} p") for line in v["log"]))
-            assert view["seq"] == client.seq == 2  # one change, one view; joins send none
+            assert view["seq"] == client.seq == seq
+            assert view["connected"] == [0, 1]
             assert view["hand_sizes"] == [len(h) for h in host.flow.game.hands]
             assert view["top"] == host.flow.game.top.code
         assert len(host.flow.session.table.record.steps) == 1  # type: ignore[union-attr]
@@ -217,8 +225,20 @@ async def test_no_or_a_wrong_token_is_refused_with_403_and_nothing_else(
         async with aiohttp.ClientSession() as http, \
                 http.get(f"{base}{path}{query}", headers=headers) as response:
             assert response.status == 403
-            assert await response.read() == b""
+            body = await response.read()
         assert host.server.connections == []
+    if path == "/ws":
+        assert body == b""
+    else:  # a person followed the link: the same page for every wrong token
+        assert body == REFUSED_PAGE.encode()
+
+
+def test_the_page_for_a_wrong_link_says_what_happened_and_what_to_do() -> None:
+    text = " ".join(REFUSED_PAGE.split())
+    assert '<html lang="en">' in text  # the table page's language
+    assert "This link does not open a table" in text
+    assert "earlier game" in text
+    assert "Ask the host for your link again" in text
 
 
 async def test_a_valid_token_gets_the_page(tmp_path: Path) -> None:
@@ -279,7 +299,8 @@ async def test_a_hundred_watchers_all_see_every_change(tmp_path: Path) -> None:
 def test_socket_url_of_a_join_url() -> None:
     assert socket_url("http://192.168.1.5:8765/?token=abc") == "ws://192.168.1.5:8765/ws?token=abc"
     assert socket_url("https://table.example/?token=a-b_c") == "wss://table.example/ws?token=a-b_c"
-    for bad in ("192.168.1.5:8765", "http://h:1/", "ftp://h/?token=x"):
+    for bad in ("192.168.1.5:8765", "http://h:1/", "ftp://h/?token=x", "http://[::1/?token=a",
+                "http://:80/?token=a", "http://h:x/?token=a", "http://h:99999/?token=a"):
         with pytest.raises(ValueError, match=r"join URL|token"):
             socket_url(bad)
 

@@ -328,7 +328,8 @@ async def test_an_elimination_reseats_the_players_with_a_new_hello(tmp_path: Pat
         clock.advance(5)
         assert await next_of(cleo, "hello") == {"type": "hello", "seat": None, "name": None,
                                                "players": ["Ann", "Bob"], "options": {
-                                                   "match": "elimination", "target": 50}}
+                                                   "match": "elimination", "target": 50},
+                                               "people": [0, 1]}
         assert (await next_of(bob, "hello"))["players"] == ["Ann", "Bob"]
         view = await next_of(cleo, "view")
         assert view["round"] == over["round"] + 1

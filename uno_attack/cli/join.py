@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from uno_attack.cli.args import ArgumentParser
+from uno_attack.errors import UnoAttackError
 
 
 def main(argv: list[str]) -> int:
@@ -16,5 +17,8 @@ def main(argv: list[str]) -> int:
     from uno_attack.net.join_app import JoinApp
 
     socket_url(args.url)  # a URL that is not one is refused before the screen opens
-    JoinApp(args.url).run()
-    return 0
+    app = JoinApp(args.url)
+    app.run()
+    if app.failure is not None:  # the host unreachable, refusing the link, or broken
+        raise UnoAttackError(app.failure)
+    return app.return_code or 0

@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import ipaddress
 import logging
+import os
 import re
 import signal
 import socket
@@ -280,20 +281,43 @@ async def serve(config: HostConfig, *, out: TextIO = sys.stdout,
     return 0
 
 
+#: The longest line the operator may type; the rest of a longer one is ignored.
+MAX_OPERATOR_LINE = 4096
+
+
 def _read_lines(stdin: TextIO, handle: Callable[[str], None]) -> Callable[[], None]:
-    """Call ``handle`` with each line typed at the host's terminal; returns the undo."""
+    """Call ``handle`` with each line typed at the host's terminal; returns the undo.
+
+    Only what has arrived is read (``os.read`` of a readable descriptor never waits), and
+    a line is handled once its newline comes: a partial line on a pipe holds nothing up.
+    """
     loop = asyncio.get_running_loop()
     fd = stdin.fileno()
+    pending = bytearray()
 
     def readable() -> None:
-        line = stdin.readline()
-        if not line:  # end of input (no terminal): stop listening
-            loop.remove_reader(fd)
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
             return
-        handle(line)
+        except OSError:
+            data = b""
+        if not data:  # end of input (no terminal): the last line, then stop listening
+            loop.remove_reader(fd)
+            if pending.strip():
+                handle(pending.decode(errors="replace"))
+            return
+        pending.extend(data)
+        *lines, rest = pending.split(b"\n")
+        pending[:] = rest[:MAX_OPERATOR_LINE]
+        for line in lines:
+            handle(line[:MAX_OPERATOR_LINE].decode(errors="replace") + "\n")
+
+    def undo() -> None:
+        loop.remove_reader(fd)
 
     try:
         loop.add_reader(fd, readable)
     except (OSError, ValueError, NotImplementedError):
         return lambda: None  # a regular file or no stdin: nothing to read
-    return lambda: loop.remove_reader(fd)
+    return undo

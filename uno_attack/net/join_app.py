@@ -3,7 +3,9 @@
 :class:`RemoteTable` is the table screen's controller for a table that lives at a host:
 everything it shows comes from the host's last ``view`` (and its ``hello``), every action
 goes to the host as an ``act``, and a refusal comes back as the host's ``error``. The
-connection is kept up with backoff; the screen says when it drops and comes back.
+connection is kept up with backoff; the screen says when it drops and comes back. A host
+that cannot be reached at first, refuses the link, or sends what NETWORK.md does not allow
+ends the app with one line saying so (:attr:`JoinApp.failure`).
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from uno_attack.errors import UnoAttackError
 from uno_attack.journal import SaveFailure
-from uno_attack.net.client import JoinError, Message, TableClient
+from uno_attack.net.client import Message, TableClient
 from uno_attack.store import PlayerStats
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.control import Scoreboard, ScoreLine
@@ -26,12 +29,15 @@ class RemoteTable:
     animate = True
     can_start_new = False  # the host deals every match
 
-    def __init__(self, url: str, *, client: TableClient | None = None) -> None:
+    def __init__(self, url: str, *, client: TableClient | None = None,
+                 ended: Callable[[str], None] = lambda why: None) -> None:
         self.client = client or TableClient(url)
+        self.ended = ended  # called with why, when the connection ends for good
         self.hello: Message | None = None
         self.view: Message | None = None
         self.connection = "connecting…"
-        self.drops = 0  # connections lost so far (each one is reconnected)
+        self.drops = 0  # outages so far (each one reconnected, after however many tries)
+        self._up = False  # connected since the last drop
         self._rules: tuple[object, Rules] | None = None
         self._points: dict[int, list[int]] = {}  # round -> its points, as the views told
         self._listeners: list[tuple[Callable[[], None], Callable[[str], None]]] = []
@@ -43,16 +49,19 @@ class RemoteTable:
         try:
             async for message in self.client.stay_connected():
                 self._received(message)
-        except JoinError as exc:
+        except UnoAttackError as exc:  # unreachable, refused, or the host broke NETWORK.md
             self.connection = str(exc)
+            await self.client.close()  # before the app ends and cancels this
             self._tell()
+            self.ended(str(exc))
         finally:
             await self.client.close()
 
     def _received(self, message: Message) -> None:
-        kind = message["type"]
+        kind = message.get("type")
         if kind == "hello":
             self.hello = message
+            self._up = True
             self.connection = "connected" if self.drops == 0 else (
                 f"connected again after {self.drops} drop{'s' if self.drops > 1 else ''}")
         elif kind == "view":
@@ -64,8 +73,12 @@ class RemoteTable:
             for _, refused in list(self._listeners):
                 refused(name_seats(str(message.get("message")), names))
             return
-        elif kind == "disconnected":
-            self.drops += 1
+        elif kind != "disconnected":
+            return  # a kind of message this client does not know: nothing to show
+        else:
+            if self._up:  # a new outage; a failed retry is the same one
+                self.drops += 1
+                self._up = False
             self.connection = f"connection lost: reconnecting in {message['retry_in']:.1f} s"
         self._tell()
 
@@ -166,8 +179,14 @@ class JoinApp(UnoAttackApp):
     """The terminal game at one seat (or the watch) of a hosted table."""
 
     def __init__(self, url: str) -> None:
-        self.remote = RemoteTable(url)
+        self.remote = RemoteTable(url, ended=self._ended)
+        #: why the app ended by itself (the host unreachable, refusing, or broken)
+        self.failure: str | None = None
         super().__init__(self.remote)
+
+    def _ended(self, why: str) -> None:
+        self.failure = why
+        self.exit(return_code=2)
 
     @property
     def view(self) -> Message | None:

@@ -25,6 +25,11 @@ from uno_attack import views
 from uno_attack.flow import ActRefused, TableFlow
 
 STATIC_DIR = Path(__file__).parent / "static"
+#: The page for a link with no valid token: what happened and what to do, the same for
+#: every wrong token (it never says whether a table is here).
+REFUSED_PAGE = (STATIC_DIR / "refused.html").read_text(encoding="utf-8")
+_PAGE_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                 "Content-Security-Policy": "default-src 'self'; connect-src 'self'"}
 #: Limits of NETWORK.md: message size (bytes) and rate (messages in any one second).
 MAX_MESSAGE_BYTES = 4096
 MAX_MESSAGES_PER_SECOND = 20
@@ -64,7 +69,7 @@ class Connection:
     """One WebSocket: who it is, its ``seq``, its outgoing queue and its rate window."""
 
     def __init__(self, ws: web.WebSocketResponse, player: int | None, peer: str,
-                 transport: asyncio.BaseTransport | None = None) -> None:
+                 transport: asyncio.Transport | None = None) -> None:
         self.ws = ws
         self.player = player  # the match player, None for a watcher
         self.peer = peer
@@ -175,17 +180,17 @@ class TableServer:
         flow = self.flow
         seat = flow.seat_of(player) if player is not None else None
         names = flow.seat_names()
-        return json.dumps(views.hello(seat, names, flow.session.match.options), **_JSON)  # type: ignore[arg-type]
+        people = [s for s in range(len(names)) if flow.is_human(s)]
+        return json.dumps(views.hello(seat, names, flow.session.match.options, people),
+                          **_JSON)  # type: ignore[arg-type]
 
     # -- HTTP -----------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.StreamResponse:
         known, _ = self.who(request.query.get("token"))
-        if not known:
-            return web.Response(status=403)
-        return web.FileResponse(STATIC_DIR / "index.html", headers={
-            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-            "Content-Security-Policy": "default-src 'self'; connect-src 'self'",
-        })
+        if not known:  # a person followed a wrong or old link: say so, and what to do
+            return web.Response(status=403, text=REFUSED_PAGE, content_type="text/html",
+                                headers=_PAGE_HEADERS)
+        return web.FileResponse(STATIC_DIR / "index.html", headers=_PAGE_HEADERS)
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         known, player = self.who(request.query.get("token"))
@@ -197,19 +202,21 @@ class TableServer:
         conn = Connection(ws, player, request.remote or "?", request.transport)
         conn.hello = self._hello(player)
         conn.send(json.loads(conn.hello))
+        arrived = player is not None and not self._connected(player)
         self.connections.append(conn)
         self.log(f"{self._label(conn)} joined from {conn.peer}")
         if player is not None:
             self.flow.present(player, True)
-        if conn.seq == 0:  # nothing changed for the others: this one still gets its view
-            self._send_views([conn])
+        if conn.seq == 0:  # no change was sent: this one still gets its view, and the others
+            self._send_views(self.connections if arrived else [conn])  # see the seat come
         try:
             await self._read(conn)
         finally:
             self.connections.remove(conn)
             self.log(f"{self._label(conn)} left")
-            if player is not None and not any(c.player == player for c in self.connections):
+            if player is not None and not self._connected(player):
                 self.flow.present(player, False)
+                self._send_views(self.connections)  # the others see the seat go
             if conn.drainer is not None:
                 conn.drainer.cancel()
             conn.writer.cancel()
@@ -217,6 +224,9 @@ class TableServer:
             if transport is not None and transport.get_write_buffer_size() > 0:
                 transport.abort()  # what is left would wait for a peer that does not read
         return ws
+
+    def _connected(self, player: int) -> bool:
+        return any(c.player == player for c in self.connections)
 
     def _label(self, conn: Connection) -> str:
         if conn.player is None:

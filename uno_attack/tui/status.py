@@ -44,6 +44,9 @@ def status_line(seen: Seen) -> str:
         if owed and owed[0][0] == turn:
             _, what, why = owed[0]
             text = f"{seen.name(turn)} owes {what}" + (f": {why}." if why else ".")
+        elif turn in seen.hello.get("people", ()) and turn not in view.get("connected", ()) \
+                and turn not in view.get("away", ()):  # a person the host waits for
+            text = f"Waiting for {seen.name(turn)} to connect."
         else:
             text = f"{seen.name(turn)} is thinking…" if me is not None else \
                 f"{seen.name(turn)}'s turn."

@@ -79,7 +79,9 @@ function statusText(v, mine) {
   if (v.turn === mine) return legal().some((a) => a.startsWith("choose"))
     ? "Your turn: name the colour of the wild starter" : "Your turn";
   const away = (v.away ?? []).includes(v.turn) ? " (away: a bot plays)" : "";
-  return `${nameOf(v.turn)}'s turn${away}`;
+  const waited = (state.hello?.people ?? []).includes(v.turn) && !away
+    && !(v.connected ?? []).includes(v.turn) ? " (not connected: waiting for them)" : "";
+  return `${nameOf(v.turn)}'s turn${away}${waited}`;
 }
 
 function drawPlayers(v, mine) {
@@ -354,6 +356,9 @@ const connection = new Connection(token, {
     if (name === "lost") {
       banner(`Connection lost — reconnecting in ${Math.round(detail.wait / 100) / 10} s…`,
         "lost");
+    } else if (name === "refused") {
+      banner("This link no longer opens the table (the host may have started a new one): "
+        + "ask the host for your link again.", "lost");
     } else if (name === "reconnected") {
       banner("Reconnected: you are back at your seat.", "back");
       setTimeout(() => { if (document.body.dataset.connection === "reconnected") banner(""); },

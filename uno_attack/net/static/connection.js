@@ -1,5 +1,7 @@
 // The WebSocket to the host (NETWORK.md): one JSON object a message; reconnects with
-// backoff (0.5 s doubling to 10 s) when the connection drops, with the same token.
+// backoff (0.5 s doubling to 10 s) when the connection drops, with the same token. A
+// socket refused before it opened may be a link the host no longer knows (it dealt a new
+// table): the page's own URL answers 403 then, and trying again would not help.
 
 export class Connection {
   constructor(token, handlers) {
@@ -15,7 +17,9 @@ export class Connection {
     const url = `${scheme}//${location.host}/ws?token=${encodeURIComponent(this.token)}`;
     const ws = new WebSocket(url);
     this.ws = ws;
+    let opened = false;
     ws.addEventListener("open", () => {
+      opened = true;
       this.delay = 500;
       this.handlers.state(this.everOpen ? "reconnected" : "open");
       this.everOpen = true;
@@ -29,13 +33,26 @@ export class Connection {
       }
       this.handlers.message(msg);
     });
-    ws.addEventListener("close", (event) => {
+    ws.addEventListener("close", async (event) => {
       if (this.ws !== ws) return;
+      if (!opened && await this.refused()) {
+        this.handlers.state("refused");
+        return;
+      }
       const wait = this.delay;
       this.delay = Math.min(this.delay * 2, 10000);
       this.handlers.state("lost", { wait, code: event.code, reason: event.reason });
       setTimeout(() => this.open(), wait);
     });
+  }
+
+  async refused() {
+    try {
+      const answer = await fetch(location.href, { method: "HEAD", cache: "no-store" });
+      return answer.status === 403;
+    } catch {
+      return false; // the host is not reachable: a drop, tried again
+    }
   }
 
   act(action) {

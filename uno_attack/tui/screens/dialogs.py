@@ -41,7 +41,7 @@ class HandoffScreen(OnceScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog handoff"):
             yield Label(f"Pass the keyboard to {self.player}", classes="dialog-title",
-                        id="handoff-title")
+                        id="handoff-title", markup=False)
             yield Label("Everyone else, look away: the next screen shows a hand.")
             yield Button(f"I am {self.player} — show my cards", id="ready", variant="primary")
 
@@ -169,7 +169,7 @@ class LauncherProblemScreen(OnceModal[tuple[str, int]]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog problem"):
             yield Label("Launcher problem", classes="dialog-title")
-            yield Label(self.message, id="problem-message")
+            yield Label(self.message, id="problem-message", markup=False)
             yield Label("How many cards came out in all? Type it and press Enter, or retry.")
             yield Input(placeholder=f"{self.fired} (counted so far)", id="count", type="integer")
             with Horizontal(classes="buttons"):
@@ -231,7 +231,7 @@ class RevealScreen(InfoModal):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog reveal"):
             yield Label(f"{self.player}'s hand, shown for your challenge",
-                        classes="dialog-title")
+                        classes="dialog-title", markup=False)
             yield Static(card_chips(self.hand), id="revealed-hand")
-            yield Label(self.outcome, id="challenge-outcome")
+            yield Label(self.outcome, id="challenge-outcome", markup=False)
             yield Button("Close (Enter)", id="close", variant="primary")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -39,7 +40,8 @@ class ScoreboardScreen(OnceModal[str]):
     def compose(self) -> ComposeResult:
         board = self.board
         with Vertical(classes="dialog scoreboard"):
-            yield Label(board.title, classes="dialog-title")
+            # names (a host's, or typed) are text, never markup
+            yield Label(board.title, classes="dialog-title", markup=False)
             yield Label(f"Round {board.round_no} · {board.mode} match to {board.target}")
             table: DataTable[str] = DataTable(cursor_type="none", zebra_stripes=True)
             table.can_focus = False
@@ -49,13 +51,13 @@ class ScoreboardScreen(OnceModal[str]):
             for line in board.lines:
                 name = line.name + (f" · {line.level}" if line.level else "")
                 name += " (out)" if line.out else ""
-                table.add_row(name, _shown(line.cards_left), *map(_shown, line.by_round),
+                table.add_row(escape(name), _shown(line.cards_left), *map(_shown, line.by_round),
                               str(line.total))
             yield table
             for news in board.news:
-                yield Label(f"★ {news}", classes="news")
+                yield Label(f"★ {news}", classes="news", markup=False)
             if board.winner is not None:
-                yield Label(f"★ {board.winner} the match! ★", classes="winner")
+                yield Label(f"★ {board.winner} the match! ★", classes="winner", markup=False)
             if board.next_round is not None and board.winner is None:
                 yield Label(board.next_round, id="next-round")
             with Horizontal(classes="buttons"):

@@ -99,9 +99,9 @@ class TableScreen(Screen[str]):
                 yield TopCardView(id="topcard")
             yield LauncherView(id="launcher", classes="panel", animate=self.table.animate)
             yield RichLog(id="log", classes="panel", wrap=True, markup=False, min_width=20)
-        yield Static(id="status")
+        yield Static(id="status", markup=False)  # names and the host's words, as text
         with Vertical(id="hand-panel", classes="panel"):
-            yield Label("", id="hand-title")
+            yield Label("", id="hand-title", markup=False)
             yield HandView(id="hand")
         yield Footer()
 
@@ -126,8 +126,8 @@ class TableScreen(Screen[str]):
         if seen is None:
             self.query_one("#status", Static).update("Connecting to the table…")
             return
-        if old is None or old.step != seen.step:
-            self.message = ""
+        if old is None or old.step != seen.step or old.note != seen.note:
+            self.message = ""  # said of a table (or a connection) that has changed since
             self.picked = ()
         self._draw(seen)
         self._write_log(seen)
