@@ -145,6 +145,9 @@ class HelpScreen(InfoModal):
         super().__init__()
         self.options = options
 
+    def on_screen_resume(self) -> None:
+        self._dismiss_started = False  # the table screen shows it again: it closes once more
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             with VerticalScroll():
