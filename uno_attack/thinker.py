@@ -17,6 +17,7 @@ which costs less than handing the work to another thread.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -101,4 +102,8 @@ def choose(bot: Player, game: Round, seat: int) -> tuple[Action, Any]:
 
 
 def _lowest_priority() -> None:
-    os.nice(19)  # the most a process may lower itself: the table's process comes first
+    """Lower the thinking process's priority as far as it goes (the table's process comes
+    first), where that is allowed: the host's systemd unit forbids ``setpriority``, and
+    a search at the usual priority still leaves the table's GIL alone."""
+    with contextlib.suppress(OSError):
+        os.nice(19)

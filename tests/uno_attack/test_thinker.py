@@ -7,6 +7,7 @@ from concurrent.futures import CancelledError
 
 import pytest
 
+from uno_attack import thinker as thinking
 from uno_attack.bots import BasicBot, SmartBot
 from uno_attack.engine import Round
 from uno_attack.match import Match
@@ -77,3 +78,12 @@ def test_a_closed_thinker_searches_no_more() -> None:
     with pytest.raises(CancelledError):
         thinker.think(_smart("s"), game, seat).result(timeout=60)
     assert not thinker.started
+
+
+def test_a_process_that_may_not_lower_its_priority_still_thinks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(increment: int) -> int:  # as seccomp answers under the host's unit
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr("uno_attack.thinker.os.nice", refused)
+    thinking._lowest_priority()  # no error: the pool's start would fail with one
