@@ -20,8 +20,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import sys
 import threading
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import resource_tracker
 from typing import Any
 
 from uno_attack.actions import Action
@@ -67,6 +69,7 @@ class Thinker:
             if self._closed:
                 raise CancelledError
             if self._pool is None:
+                _start_resource_tracker()
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(PRELOAD)
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context,
@@ -99,6 +102,24 @@ def searches(bot: Player) -> bool:
 def choose(bot: Player, game: Round, seat: int) -> tuple[Action, Any]:
     """In the thinking process: the bot's choice, and the bot as it is after it."""
     return bot.choose(game, seat, game.legal_actions()), bot
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with the process's own standard error:
+    it passes on ``sys.stderr`` by its descriptor, and a full-screen app (Textual, in
+    ``play``) puts an object there whose descriptor is -1, so the tracker, and with it
+    the thinking process, could not start."""
+    try:
+        usable = sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable:
+        return
+    captured, sys.stderr = sys.stderr, sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
 
 
 def _lowest_priority() -> None:
