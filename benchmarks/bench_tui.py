@@ -48,16 +48,19 @@ class _Pty:
                 self.output += os.read(self.master, 65536)
         return time.perf_counter()
 
-    def key(self, keys: str, needle: bytes, timeout: float = 15.0) -> float:
-        """Seconds from writing ``keys`` until ``needle`` is drawn."""
-        self.drain()
+    def key(self, keys: str, needle: bytes, timeout: float = 15.0, quiet: float = 0.05) -> float:
+        """Seconds from writing ``keys`` until ``needle`` is drawn, once the screen has
+        been still for ``quiet`` seconds (so the time is this key's, not the end of the
+        last one's redraw or a bot's move)."""
+        self.drain(quiet)
         start = len(self.output)
         sent = time.perf_counter()
         os.write(self.master, keys.encode())
         return self.until(needle, start, timeout) - sent
 
-    def drain(self) -> None:
-        while select.select([self.master], [], [], 0.05)[0]:
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read until nothing more is written for ``quiet`` seconds."""
+        while select.select([self.master], [], [], quiet)[0]:
             self.output += os.read(self.master, 65536)
 
     def close(self) -> None:

@@ -9,9 +9,10 @@ Prompt` to the acting seat, the turn timer of VARIANTS.md C acts for a slow pers
 bot stands in for a person who is away (NETWORK.md, Reconnect). Between rounds it pauses
 on the scores, then deals the next round (or waits for the front end to ask for it).
 
-A bot thinks in a worker thread of its own, on a copy of the round (a search may take
-half a second), and a classic draw's eject runs in the launcher's thread like a press: the
-event loop, and with it every connection or screen, never waits for either.
+A bot thinks on a copy of the round, a searching bot in a process of its own (a search
+may take half a second: :mod:`uno_attack.thinker`), and a classic draw's eject runs in the
+launcher's thread like a press: the event loop, and with it every connection or screen,
+never waits for either.
 
 It knows nothing of sockets or screens: a front end calls :meth:`act`, :meth:`present`,
 :meth:`operator`, :meth:`hardware_button` and :meth:`next_round`, and redraws when
@@ -37,6 +38,7 @@ from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackE
 from uno_attack.launcher import PressResult
 from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
+from uno_attack.thinker import Thinker
 from uno_attack.transcript import Transcript
 from uno_attack.views import LOG_LINES, Prompt, TableFacts
 from uno_attack.wording import count, verb_for
@@ -104,7 +106,7 @@ class _Problem:
 
 @dataclass
 class _Thought:
-    """A bot's choice being made in the thinking thread, for one state of the game."""
+    """A bot's choice being made, for one state of the game."""
 
     key: tuple[int, int]
     future: asyncio.Future[Action]
@@ -159,7 +161,7 @@ class TableFlow:
         self._wake = asyncio.Event()
         self._stopped = False
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="launcher")
-        self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
+        self._thinker = Thinker()
         self._new_lines: list[str] = []
         self._dirty = False
         self._started = False
@@ -344,10 +346,11 @@ class TableFlow:
         self._poke()
 
     def close(self) -> None:
-        """Stop, release the worker threads and close the launcher (a real motor stops)."""
+        """Stop, release the worker threads and the thinking process and close the
+        launcher (a real motor stops)."""
         self.stop()
         self._executor.shutdown(wait=False, cancel_futures=True)
-        self._thinker.shutdown(wait=False, cancel_futures=True)
+        self._thinker.close()
         self.session.close()
 
     # -- the loop ---------------------------------------------------------------------
@@ -419,7 +422,7 @@ class TableFlow:
                     return MOVED
         if bot_acts:
             when = self._due("bot", self.settings.bot_delay, now)
-            choice = self._bot_choice(actor, key)  # thinks meanwhile, in its own thread
+            choice = self._bot_choice(actor, key)  # thinks meanwhile (a search elsewhere)
             if choice is None:
                 return when if now < when else None  # the thought's end wakes the loop
             if now < when:
@@ -537,7 +540,7 @@ class TableFlow:
 
     def _bot_choice(self, seat: int, key: tuple[int, int]) -> Action | None:
         """The choice of the bot to act for this state of the game, once it has thought
-        (``None`` meanwhile: it thinks in the thinking thread, on a copy of the round)."""
+        (``None`` meanwhile: it thinks on a copy of the round, see the module docstring)."""
         thought = self._thought
         if thought is not None and thought.key == key:
             return thought.future.result() if thought.future.done() else None
@@ -556,8 +559,7 @@ class TableFlow:
             bot = stand_in
         game = self.game.copy()  # the table may move on (a person's catch) meanwhile
         assert self._loop is not None
-        future = self._loop.run_in_executor(self._thinker, bot.choose, game, seat,
-                                            game.legal_actions())
+        future = asyncio.wrap_future(self._thinker.think(bot, game, seat), loop=self._loop)
         future.add_done_callback(lambda _: self._poke())
         self._thought = _Thought(key, future)
         return None

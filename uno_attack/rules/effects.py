@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from uno_attack.cards import Card, Color
@@ -41,17 +42,18 @@ def reverse(game: Round, seat: int, action: Action, n: int) -> None:
 
 def draw_card(amount: int) -> Effect:
     """A Draw card: the next player owes ``amount`` presses or draws per card and loses
-    the turn (Hit 2, Draw Two, Wild Draw Four)."""
+    the turn (Hit 2, Draw Two, Wild Draw Four). A partial of a module function, not a
+    closure, so that a round can be pickled (a bot thinks in a process of its own)."""
+    return partial(_draw_card, amount)
 
-    def effect(game: Round, seat: int, action: Action, n: int) -> None:
-        victim = game.next_seat(seat)
-        cards = action.cards
-        stack = tuple((card, seat) for card in cards[:-1])  # n Draw cards at once (B3)
-        game.owe(victim, amount * n, Cause(Why.CARD, cards[-1], seat, stack=stack),
-                 answerable=True)
-        game.turn = game.next_seat(victim)
 
-    return effect
+def _draw_card(amount: int, game: Round, seat: int, action: Action, n: int) -> None:
+    victim = game.next_seat(seat)
+    cards = action.cards
+    stack = tuple((card, seat) for card in cards[:-1])  # n Draw cards at once (B3)
+    game.owe(victim, amount * n, Cause(Why.CARD, cards[-1], seat, stack=stack),
+             answerable=True)
+    game.turn = game.next_seat(victim)
 
 
 def all_hit(game: Round, seat: int, action: Action, n: int) -> None:
@@ -102,13 +104,14 @@ def reverse_starter(game: Round, left: int) -> None:
 
 
 def draw_starter(amount: Count) -> StarterEffect:
-    """The player left of the dealer owes ``amount`` and loses the turn."""
+    """The player left of the dealer owes ``amount`` and loses the turn (a partial, as
+    :func:`draw_card`'s)."""
+    return partial(_draw_starter, amount)
 
-    def effect(game: Round, left: int) -> None:
-        game.owe(left, amount, Cause(Why.STARTER, game.top))
-        game.turn = game.next_seat(left)
 
-    return effect
+def _draw_starter(amount: Count, game: Round, left: int) -> None:
+    game.owe(left, amount, Cause(Why.STARTER, game.top))
+    game.turn = game.next_seat(left)
 
 
 def all_hit_starter(game: Round, left: int) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.reactive import reactive
-from textual.widgets import Button, Input, Label, Markdown, Static
+from textual.widgets import Button, Input, Label, Static
 
 from uno_attack.cards import Card
 from uno_attack.journal import SaveFailure
@@ -145,10 +146,15 @@ class HelpScreen(InfoModal):
         super().__init__()
         self.options = options
 
+    def on_screen_resume(self) -> None:
+        self._dismiss_started = False  # the table screen shows it again: it closes once more
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             with VerticalScroll():
-                yield Markdown(help_markdown(self.options))
+                # one widget drawn by rich, not Textual's widget per paragraph and table
+                # cell: styling those again took most of a second an opening on a slow board
+                yield Static(RichMarkdown(help_markdown(self.options)), id="help-text")
             yield Button("Close (Esc)", id="close", variant="primary")
 
 

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Label, RichLog, Static
+from textual.widgets import Label, RichLog, Static
 
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
@@ -39,6 +39,7 @@ from uno_attack.tui.screens.stats import StatsScreen
 from uno_attack.tui.seen import Seen
 from uno_attack.tui.status import status_line
 from uno_attack.tui.widgets.hand import HandView
+from uno_attack.tui.widgets.keys import KeysFooter
 from uno_attack.tui.widgets.launcher import LauncherView
 from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
 from uno_attack.tui.widgets.topcard import TopCardView
@@ -91,6 +92,7 @@ class TableScreen(Screen[str]):
         self._asked: set[tuple[object, ...]] = set()  # questions already put
         self._burst_at: tuple[int, int] | None = None
         self._unlisten: Callable[[], None] = lambda: None
+        self._help: HelpScreen | None = None  # shown again as it was
 
     def compose(self) -> ComposeResult:
         yield SeatsBar(id="seats")
@@ -103,7 +105,7 @@ class TableScreen(Screen[str]):
         with Vertical(id="hand-panel", classes="panel"):
             yield Label("", id="hand-title", markup=False)
             yield HandView(id="hand")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#pile").border_title = "Discard pile"
@@ -113,6 +115,8 @@ class TableScreen(Screen[str]):
 
     def on_unmount(self) -> None:
         self._unlisten()  # the table may go on a moment longer than the screen
+        if self._help is not None and self._help not in self.app.screen_stack:
+            self.app.uninstall_screen(self._help)
 
     # -- the table changed --------------------------------------------------------------
     def _changed(self) -> None:
@@ -497,7 +501,16 @@ class TableScreen(Screen[str]):
 
     def action_help(self) -> None:
         seen = self.seen
-        self.app.push_screen(HelpScreen(seen.rules.options if seen is not None else Options()))
+        options = seen.rules.options if seen is not None else Options()
+        help_screen = self._help
+        if help_screen is None or help_screen.options != options:
+            # made once and kept: building the rules' text anew (dozens of widgets) took
+            # seconds a key on a slow board
+            if help_screen is not None:
+                self.app.uninstall_screen(help_screen)
+            help_screen = self._help = HelpScreen(options)
+            self.app.install_screen(help_screen, f"help-{id(self)}")
+        self.app.push_screen(help_screen)
 
     def action_stats(self) -> None:
         records, note = self.table.records()
