@@ -1,11 +1,11 @@
 """Reading a JSON file that anyone may have written: bounded, never blocking, one clear error.
 
-Transcripts and saved games arrive as bug reports and downloads, so the file may be
-anything: a pipe or device that never ends or never answers, bytes that are not UTF-8, a
-number of thousands of digits, nesting deep enough to exhaust the stack, or text that
-decodes to lone surrogates no terminal can print. Every one of these is reported as the
-caller's error type with the file's name (and, inside the data, the key), before any of
-the data is used.
+Transcripts and saved games arrive as bug reports and downloads (and any program may have
+changed the player store's cells), so the file may be anything: a pipe or device that
+never ends or never answers, bytes that are not UTF-8, a number of thousands of digits,
+nesting deep enough to exhaust the stack, or text that decodes to lone surrogates no
+terminal can print. Every one of these is reported as the caller's error type with the
+file's name (and, inside the data, the key), before any of the data is used.
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ def read_json(path: str | os.PathLike[str], error: type[UnoAttackError]) -> Any:
     except UnicodeDecodeError as exc:
         raise error(f"{source}: not UTF-8 text (byte {exc.start}: "
                     f"{raw[exc.start:exc.start + 1]!r})") from None
+    return parse_json(text, error, source)
+
+
+def parse_json(text: str, error: type[UnoAttackError], source: str) -> Any:
+    """The data in JSON ``text`` kept elsewhere (a database's cell), checked as a file's is;
+    any fault raises ``error`` naming ``source``."""
     try:
         data = json.loads(text, parse_int=_whole_number, parse_float=_finite_number,
                           parse_constant=_no_constant)

@@ -7,6 +7,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,23 @@ class TestHistory:
 
     def test_an_unknown_name(self, db: Path) -> None:
         one_error_line(cli("history", "Zed", "--db", str(db)), "no player named 'Zed'")
+
+
+class TestArguments:
+    """Every mistake on the command line is one line, as with every other command."""
+
+    @pytest.mark.parametrize("round_id", ["²", "99999999999999999999999", "٣", "-"])
+    def test_a_round_id_in_ascii_digits_only(self, db: Path, round_id: str) -> None:
+        one_error_line(cli("history", "--export", round_id, "-", "--db", str(db)),
+                       f"--export {round_id!r}: a round id is a number in ASCII digits")
+
+    @pytest.mark.parametrize("command", ["stats", "history"])
+    def test_a_name_that_is_not_text(self, db: Path, command: str) -> None:
+        words = [sys.executable, "-m", "uno_attack", command, os.fsdecode(b"\xff\xfe")]
+        result = subprocess.run([*words, "--db", str(db)], capture_output=True, text=True,
+                                timeout=60)
+        one_error_line(result, "argument NAME: '\\udcff\\udcfe': a name must be printable")
+
+    @pytest.mark.parametrize("command", ["stats", "history", "replay"])
+    def test_an_unknown_option(self, command: str) -> None:
+        one_error_line(cli(command, "x.json", "--bogus"), "unrecognized arguments: --bogus")

@@ -168,7 +168,7 @@ def test_a_level_up_is_written_in_the_game_log(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("1")  # out at once: 6 × 30 = 180 points, Intern to level 5
         await settle(pilot, lambda: isinstance(app.screen, ScoreboardScreen))
-        assert "★ You is now level 5, Operations Manager!" in log_text(app)
+        assert "★ You are now level 5, Operations Manager!" in log_text(app)
 
     run(body, app)
 

@@ -14,6 +14,7 @@ import math
 from typing import NoReturn
 
 from uno_attack.errors import UnoAttackError
+from uno_attack.saved_game import name_problem
 
 MAX_SECONDS = 60.0
 #: The longest wait a table's timer takes (a day): long enough for any table, and finite.
@@ -79,4 +80,13 @@ def seed_value(text: str) -> int | str:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a seed: a whole number, or printable text of 1 to "
             f"{MAX_SEED_TEXT} characters")
+    return text
+
+
+def person_name(text: str) -> str:
+    """A person's name as ``play`` takes them (bytes that are not UTF-8 are refused here,
+    not sent to a database)."""
+    why = name_problem(text)
+    if why is not None:
+        raise argparse.ArgumentTypeError(f"{text!r}: {why}")
     return text

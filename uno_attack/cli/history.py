@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from uno_attack.cli.args import ArgumentParser, UsageError, person_name, whole_number
 from uno_attack.cli.store_args import add_db_option, open_store
 from uno_attack.errors import TranscriptError, UnoAttackError
 from uno_attack.store import MatchSummary
@@ -14,12 +15,13 @@ from uno_attack.transcript import dumps, from_dict
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack history",
         description="Past matches with their rounds and ids, everyone's or one person's; "
                     "--export writes a past round as a transcript that 'uno-attack replay' "
                     "accepts.")
-    parser.add_argument("name", nargs="?", metavar="NAME", help="only this person's matches")
+    parser.add_argument("name", nargs="?", type=person_name, metavar="NAME",
+                        help="only this person's matches")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--export", nargs=2, metavar=("ID", "FILE"),
                         help="write round ID as a transcript to FILE ('-': standard output)")
@@ -42,11 +44,13 @@ def main(argv: list[str]) -> int:
 
 def export(args: argparse.Namespace) -> int:
     text_id, path = args.export
-    if not text_id.isdigit():
-        raise UnoAttackError(f"--export {text_id!r}: a round id is a number (see "
-                             "'uno-attack history')")
+    try:
+        round_id = whole_number(text_id)
+    except argparse.ArgumentTypeError:
+        raise UsageError(f"--export {text_id!r}: a round id is a number in ASCII digits "
+                         "(see 'uno-attack history')") from None
     with open_store(args) as store:
-        data = store.round_transcript(int(text_id))
+        data = store.round_transcript(round_id)
     try:
         from_dict(data, source=f"round {text_id}")  # what replay will read must be valid
     except TranscriptError as exc:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from uno_attack.cli.args import ArgumentParser
 from uno_attack.errors import TranscriptError
 from uno_attack.replay import replay
 from uno_attack.transcript import load
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack replay",
         description="Replay game transcripts with a scripted launcher and check every "
                     "step. Exit 0 when all pass, 1 when any fails, 2 when a file is not a "

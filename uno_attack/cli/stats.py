@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
+from uno_attack.cli.args import ArgumentParser, person_name
 from uno_attack.cli.store_args import add_db_option, open_store
 from uno_attack.store import LeaderboardRow, PlayerStats
 from uno_attack.store.text import card_text, tally_text, when
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="uno-attack stats",
         description="A player's rounds and matches played and won, win rates, career points "
                     "and level, longest winning streak, favourite and luckiest cards; "
                     "without a name, the leaderboard of every person who has played.")
-    parser.add_argument("name", nargs="?", metavar="NAME", help="a person's name (any case)")
+    parser.add_argument("name", nargs="?", type=person_name, metavar="NAME",
+                        help="a person's name (any case)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_db_option(parser)
     args = parser.parse_args(argv)

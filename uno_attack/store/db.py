@@ -16,8 +16,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from uno_attack.store import cells
 from uno_attack.store.levels import Level, level_for
 from uno_attack.store.records import MatchRecord, RoundRecord, StoreError
 from uno_attack.store.reports import (
@@ -32,7 +33,7 @@ from uno_attack.store.reports import (
     SeatSummary,
     Tally,
 )
-from uno_attack.store.schema import connect, explain
+from uno_attack.store.schema import connect, explain, unreadable
 
 
 def default_db_path() -> Path:
@@ -89,6 +90,10 @@ class PlayerStore:
                     raise
             except sqlite3.Error as exc:
                 raise explain(exc, self.path) from None
+            except UnicodeDecodeError:
+                raise unreadable(self.path) from None
+            except cells.Damaged as exc:
+                raise StoreError(f"{self.path}: damaged: {exc}") from None
 
     def _writing(self) -> Any:
         return self._transaction("BEGIN IMMEDIATE")
@@ -118,8 +123,8 @@ class PlayerStore:
             assert round_id is not None
             credit = record.career_credit()
             won = set(record.winners)
-            people = {player_ids[s.player]: credit[i] for i, s in enumerate(record.seats)
-                      if player_ids[s.player] is not None}
+            people = {pid: credit[i] for i, s in enumerate(record.seats)
+                      if (pid := player_ids[s.player]) is not None}
             before = {pid: _career_points(db, pid) for pid in people}
             db.executemany(
                 "INSERT INTO round_seats (round_id, seat, match_seat, round_points, score, "
@@ -205,22 +210,35 @@ class PlayerStore:
                 raise StoreError(f"{self.path}: no player named {name!r} "
                                  "(bots have no profile)")
             pid, name, since = row
-            rounds = db.execute(
-                "SELECT (SELECT rules FROM matches WHERE id = r.match_id), rs.won, "
+            where = f"player {pid}"
+            name = cells.text(name, f"{where}: name")
+            since = cells.moment(since, f"{where}: created_at")
+            rounds = [(cells.text(rules, f"round {rid}: its match's rules"),
+                       cells.flag(won, f"round {rid}: won"),
+                       cells.whole(credit, f"round {rid}: career_points"), seats)
+                      for rid, rules, won, credit, seats in db.execute(
+                "SELECT r.id, (SELECT rules FROM matches WHERE id = r.match_id), rs.won, "
                 "rs.career_points, (SELECT count(*) FROM round_seats x WHERE "
                 "x.round_id = r.id)" + _PLAYER_ROUNDS + " ORDER BY r.finished_at, r.id",
-                (pid,)).fetchall()
-            matches = db.execute(
-                "SELECT m.rules, ms.won, m.finished_at IS NOT NULL, (SELECT count(*) FROM "
-                "match_seats x WHERE x.match_id = m.id) FROM match_seats ms "
-                "JOIN matches m ON m.id = ms.match_id WHERE ms.player_id = ?",
-                (pid,)).fetchall()
-            cards = db.execute(
-                "SELECT rc.card, sum(rc.played), sum(rc.gained) FROM round_cards rc "
-                "JOIN round_seats rs ON rs.round_id = rc.round_id AND rs.seat = rc.seat "
-                "JOIN rounds r ON r.id = rs.round_id "
-                "JOIN match_seats ms ON ms.match_id = r.match_id AND ms.seat = rs.match_seat "
-                "WHERE ms.player_id = ? GROUP BY rc.card", (pid,)).fetchall()
+                (pid,))]
+            matches = [(cells.text(rules, f"match {mid}: rules"),
+                        cells.flag(won, f"match {mid}: won"), finished, seats)
+                       for mid, rules, won, finished, seats in db.execute(
+                "SELECT m.id, m.rules, ms.won, m.finished_at IS NOT NULL, (SELECT count(*) "
+                "FROM match_seats x WHERE x.match_id = m.id) FROM match_seats ms "
+                "JOIN matches m ON m.id = ms.match_id WHERE ms.player_id = ?", (pid,))]
+            counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+            for rid, card, played, gained in db.execute(
+                    "SELECT r.id, rc.card, rc.played, rc.gained FROM round_cards rc "
+                    "JOIN round_seats rs ON rs.round_id = rc.round_id AND rs.seat = rc.seat "
+                    "JOIN rounds r ON r.id = rs.round_id JOIN match_seats ms ON "
+                    "ms.match_id = r.match_id AND ms.seat = rs.match_seat "
+                    "WHERE ms.player_id = ?", (pid,)):
+                total = counts[cells.text(card, f"round {rid}: a card")]
+                total[0] += cells.whole(played, f"round {rid}: {card} played")
+                total[1] += cells.whole(gained, f"round {rid}: {card} gained")
+            cards: list[tuple[str, int, int]] = [
+                (card, played, gained) for card, (played, gained) in counts.items()]
         round_tally, match_tally, unfinished = Tally(), Tally(), 0
         by_rules: dict[str, list[Tally]] = defaultdict(lambda: [Tally(), Tally()])
         by_players: dict[int, list[Tally]] = defaultdict(lambda: [Tally(), Tally()])
@@ -240,7 +258,7 @@ class PlayerStore:
             for group in (by_rules[rules], by_players[seats]):
                 group[1] = group[1].plus(won)
         return PlayerStats(
-            name=name, since=datetime.fromisoformat(since), rounds=round_tally,
+            name=name, since=since, rounds=round_tally,
             matches=match_tally, unfinished=unfinished,
             by_rules={k: RoundsAndMatches(*v) for k, v in sorted(by_rules.items())},
             by_players={k: RoundsAndMatches(*v) for k, v in sorted(by_players.items())},
@@ -250,20 +268,27 @@ class PlayerStore:
     def leaderboard(self) -> list[LeaderboardRow]:
         """Every person, most career points first (then by name)."""
         with self._reading() as db:
-            people = db.execute(
-                "SELECT p.id, p.name, coalesce(sum(rs.career_points), 0) AS points, "
-                "count(rs.round_id), coalesce(sum(rs.won), 0) FROM players p "
-                "LEFT JOIN match_seats ms ON ms.player_id = p.id "
-                "LEFT JOIN rounds r ON r.match_id = ms.match_id "
-                "LEFT JOIN round_seats rs ON rs.round_id = r.id AND rs.match_seat = ms.seat "
-                "GROUP BY p.id ORDER BY points DESC, p.name").fetchall()
-            matches = {pid: Tally(played, won) for pid, played, won in db.execute(
-                "SELECT ms.player_id, count(*), sum(ms.won) FROM match_seats ms "
-                "JOIN matches m ON m.id = ms.match_id WHERE ms.player_id IS NOT NULL "
-                "AND m.finished_at IS NOT NULL GROUP BY ms.player_id")}
-        return [LeaderboardRow(rank, name, points, level_for(points), Tally(played, won),
-                               matches.get(pid, Tally()))
-                for rank, (pid, name, points, played, won) in enumerate(people, start=1)]
+            names = {pid: cells.text(name, f"player {pid}: name") for pid, name in
+                     db.execute("SELECT id, name FROM players")}
+            points = dict.fromkeys(names, 0)
+            rounds = dict.fromkeys(names, Tally())
+            for pid, rid, credit, won in db.execute(
+                    "SELECT ms.player_id, r.id, rs.career_points, rs.won FROM round_seats rs "
+                    "JOIN rounds r ON r.id = rs.round_id JOIN match_seats ms ON "
+                    "ms.match_id = r.match_id AND ms.seat = rs.match_seat "
+                    "JOIN players p ON p.id = ms.player_id"):
+                points[pid] += cells.whole(credit, f"round {rid}: career_points")
+                rounds[pid] = rounds[pid].plus(cells.flag(won, f"round {rid}: won"))
+            matches = dict.fromkeys(names, Tally())
+            for pid, mid, won in db.execute(
+                    "SELECT ms.player_id, m.id, ms.won FROM match_seats ms "
+                    "JOIN matches m ON m.id = ms.match_id JOIN players p ON p.id = ms.player_id "
+                    "WHERE m.finished_at IS NOT NULL"):
+                matches[pid] = matches[pid].plus(cells.flag(won, f"match {mid}: won"))
+        ranked = sorted(names, key=lambda pid: (-points[pid], names[pid].lower()))
+        return [LeaderboardRow(rank, names[pid], points[pid], level_for(points[pid]),
+                               rounds[pid], matches[pid])
+                for rank, pid in enumerate(ranked, start=1)]
 
     def matches(self, name: str | None = None) -> list[MatchSummary]:
         """Past matches with their rounds, oldest first; with ``name``, only that
@@ -276,7 +301,7 @@ class PlayerStore:
                 if pid is None:
                     raise StoreError(f"{self.path}: no player named {name!r} "
                                      "(bots have no profile)")
-                ids = [i for (i,) in db.execute(
+                ids = [cells.whole(i, f"player {pid}, a seat: match_id") for (i,) in db.execute(
                     "SELECT match_id FROM match_seats WHERE player_id = ? ORDER BY match_id",
                     (pid,))]
             return [_match_summary(db, i) for i in ids]
@@ -286,10 +311,9 @@ class PlayerStore:
         with self._reading() as db:
             row = db.execute("SELECT transcript FROM rounds WHERE id = ?",
                              (round_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"{self.path}: no round with id {round_id}")
-        data: dict[str, Any] = json.loads(row[0])
-        return data
+            if row is None:
+                raise StoreError(f"{self.path}: no round with id {round_id}")
+            return cells.json_object(row[0], f"round {round_id}: transcript")
 
 
 def _stamp(moment: datetime) -> str:
@@ -313,12 +337,11 @@ def _profile_id(db: sqlite3.Connection, name: str) -> int | None:
 
 
 def _career_points(db: sqlite3.Connection, pid: int) -> int:
-    (points,) = db.execute("SELECT coalesce(sum(rs.career_points), 0)" + _PLAYER_ROUNDS,
-                           (pid,)).fetchone()
-    return int(points)
+    return sum(cells.whole(points, f"round {rid}: career_points") for rid, points in
+               db.execute("SELECT r.id, rs.career_points" + _PLAYER_ROUNDS, (pid,)))
 
 
-def _most(cards: list[tuple[str, int, int]], column: int) -> CardCount | None:
+def _most(cards: list[tuple[str, int, int]], column: Literal[1, 2]) -> CardCount | None:
     """The card with the highest count in ``column`` (ties: the first code), if any."""
     best = min(cards, key=lambda row: (-row[column], row[0]), default=None)
     if best is None or best[column] == 0:
@@ -327,30 +350,50 @@ def _most(cards: list[tuple[str, int, int]], column: int) -> CardCount | None:
 
 
 def _match_summary(db: sqlite3.Connection, match_id: int) -> MatchSummary:
-    started, finished, rules, options, source = db.execute(
+    where = f"match {match_id}"
+    row = db.execute(
         "SELECT started_at, finished_at, rules, options, source FROM matches WHERE id = ?",
         (match_id,)).fetchone()
-    seats = tuple(SeatSummary(name, kind, score, bool(won)) for name, kind, score, won in
-                  db.execute("SELECT name, kind, score, won FROM match_seats "
-                             "WHERE match_id = ? ORDER BY seat", (match_id,)))
-    per_round: Mapping[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+    if row is None:
+        raise cells.Damaged(f"{where}: its players are kept, the match is not")
+    started, finished, rules, options, source = row
+    seats = tuple(
+        SeatSummary(cells.text(name, f"{where}, seat {seat}: name"),
+                    cells.text(kind, f"{where}, seat {seat}: kind"),
+                    None if score is None else cells.whole(score, f"{where}, seat {seat}: score"),
+                    cells.flag(won, f"{where}, seat {seat}: won"))
+        for seat, name, kind, score, won in db.execute(
+            "SELECT seat, name, kind, score, won FROM match_seats WHERE match_id = ? "
+            "ORDER BY seat", (match_id,)))
+    per_round: Mapping[int, list[tuple[int, int, int, bool]]] = defaultdict(list)
     for round_id, match_seat, points, score, won in db.execute(
             "SELECT rs.round_id, rs.match_seat, rs.round_points, rs.score, rs.won "
             "FROM round_seats rs JOIN rounds r ON r.id = rs.round_id "
             "WHERE r.match_id = ? ORDER BY rs.round_id, rs.seat", (match_id,)):
-        per_round[round_id].append((match_seat, points, score, won))
+        at = f"round {round_id} ({where})"
+        player = cells.whole(match_seat, f"{at}: match_seat")
+        if not 0 <= player < len(seats):
+            raise cells.Damaged(f"{at}: match_seat {player} is not one of the match's "
+                                f"{len(seats)} players")
+        per_round[round_id].append((player, cells.whole(points, f"{at}: round_points"),
+                                    cells.whole(score, f"{at}: score"),
+                                    cells.flag(won, f"{at}: won")))
     rounds = []
     for round_id, number, at in db.execute(
             "SELECT id, number, finished_at FROM rounds WHERE match_id = ? ORDER BY number",
             (match_id,)):
         rows = per_round[round_id]
         rounds.append(RoundSummary(
-            id=round_id, number=number, finished_at=datetime.fromisoformat(at),
+            id=round_id, number=cells.whole(number, f"round {round_id} ({where}): number"),
+            finished_at=cells.moment(at, f"round {round_id} ({where}): finished_at"),
             names=tuple(seats[p].name for p, *_ in rows),
             winners=tuple(seats[p].name for p, _, _, won in rows if won),
             round_points=tuple(points for _, points, _, _ in rows),
             scores=tuple(score for _, _, score, _ in rows)))
     return MatchSummary(
-        id=match_id, started_at=datetime.fromisoformat(started),
-        finished_at=datetime.fromisoformat(finished) if finished else None, rules=rules,
-        options=json.loads(options), source=source, seats=seats, rounds=tuple(rounds))
+        id=match_id, started_at=cells.moment(started, f"{where}: started_at"),
+        finished_at=None if finished is None else cells.moment(finished,
+                                                               f"{where}: finished_at"),
+        rules=cells.text(rules, f"{where}: rules"),
+        options=cells.json_object(options, f"{where}: options"),
+        source=cells.text(source, f"{where}: source"), seats=seats, rounds=tuple(rounds))

@@ -67,7 +67,8 @@ class LevelUp:
     after: Level
 
     def __str__(self) -> str:
-        return f"{self.name} is now level {self.after.number}, {self.after.title}!"
+        verb = "are" if self.name == "You" else "is"  # play's default name for its person
+        return f"{self.name} {verb} now level {self.after.number}, {self.after.title}!"
 
 
 @dataclass(frozen=True)

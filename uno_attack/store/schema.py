@@ -17,6 +17,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from uno_attack.store.cells import decode
 from uno_attack.store.records import StoreError
 
 #: "UNOA": marks the file as a player database of uno-attack.
@@ -115,6 +116,7 @@ def connect(path: Path, *, create: bool = True, upgrade_to: int | None = None
                                check_same_thread=False)
     except sqlite3.Error as exc:
         raise explain(exc, path) from None
+    conn.text_factory = decode
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         _check_ours(conn, path)
@@ -123,6 +125,9 @@ def connect(path: Path, *, create: bool = True, upgrade_to: int | None = None
     except sqlite3.Error as exc:
         conn.close()
         raise explain(exc, path) from None
+    except UnicodeDecodeError:
+        conn.close()
+        raise unreadable(path) from None
     except StoreError:
         conn.close()
         raise
@@ -179,6 +184,9 @@ def _check_snapshot(conn: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: an SQLite database of another program, "
                          "not a player database")
     version = version_of(conn)
+    if version < 0:
+        raise StoreError(f"{path}: damaged or not a player database (schema version "
+                         f"{version})")
     if version > len(MIGRATIONS):
         raise StoreError(f"{path}: written by a newer uno-attack (schema version {version}; "
                          f"this one reads up to {len(MIGRATIONS)}): upgrade uno-attack to "
@@ -216,6 +224,13 @@ def _upgrade(conn: sqlite3.Connection, path: Path, target: int) -> None:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+
+
+def unreadable(path: Path) -> StoreError:
+    """For the UnicodeDecodeError Python's sqlite3 raises instead of SQLite's error when
+    the message quotes damaged bytes of the file (a name in a damaged schema)."""
+    return StoreError(f"{path}: damaged or not a player database (SQLite's message about "
+                      "it is not even text)")
 
 
 def explain(exc: sqlite3.Error, path: Path) -> StoreError:
