@@ -64,7 +64,7 @@ class Connection:
     """One WebSocket: who it is, its ``seq``, its outgoing queue and its rate window."""
 
     def __init__(self, ws: web.WebSocketResponse, player: int | None, peer: str,
-                 transport: asyncio.BaseTransport | None = None) -> None:
+                 transport: asyncio.Transport | None = None) -> None:
         self.ws = ws
         self.player = player  # the match player, None for a watcher
         self.peer = peer
