@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from uno_attack.store.levels import Level, level_for
 from uno_attack.store.records import MatchRecord, RoundRecord, StoreError
@@ -118,8 +118,8 @@ class PlayerStore:
             assert round_id is not None
             credit = record.career_credit()
             won = set(record.winners)
-            people = {player_ids[s.player]: credit[i] for i, s in enumerate(record.seats)
-                      if player_ids[s.player] is not None}
+            people = {pid: credit[i] for i, s in enumerate(record.seats)
+                      if (pid := player_ids[s.player]) is not None}
             before = {pid: _career_points(db, pid) for pid in people}
             db.executemany(
                 "INSERT INTO round_seats (round_id, seat, match_seat, round_points, score, "
@@ -318,7 +318,7 @@ def _career_points(db: sqlite3.Connection, pid: int) -> int:
     return int(points)
 
 
-def _most(cards: list[tuple[str, int, int]], column: int) -> CardCount | None:
+def _most(cards: list[tuple[str, int, int]], column: Literal[1, 2]) -> CardCount | None:
     """The card with the highest count in ``column`` (ties: the first code), if any."""
     best = min(cards, key=lambda row: (-row[column], row[0]), default=None)
     if best is None or best[column] == 0:
