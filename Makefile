@@ -7,7 +7,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,7 +36,14 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint $(CHROMIUM)
+# mypy --strict over the four packages ([tool.mypy]); stubtest holds the firmware's stubs
+# to the MicroPython files they describe.
+typecheck: $(STAMP)
+	$(BIN)/mypy
+	$(BIN)/python -m mypy.stubtest sim_launcher.dispenser firmware_bridge.firmware.ulp \
+	  firmware_bridge.firmware.board firmware_bridge.firmware.hal
+
+test: lint typecheck $(CHROMIUM)
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(BENCH_STAMP)
