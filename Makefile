@@ -10,7 +10,7 @@ CHROMIUM := /usr/bin/chromium
 PICO := firmware_bridge/micropython
 PICO_STAMP := $(PICO)/node_modules/.package-lock.json
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,7 +51,14 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint $(CHROMIUM) $(PICO_STAMP)
+# mypy --strict over the four packages ([tool.mypy]); stubtest holds the firmware's stubs
+# to the MicroPython files they describe.
+typecheck: $(STAMP)
+	$(BIN)/mypy
+	$(BIN)/python -m mypy.stubtest sim_launcher.dispenser firmware_bridge.firmware.ulp \
+	  firmware_bridge.firmware.board firmware_bridge.firmware.hal
+
+test: lint typecheck $(CHROMIUM) $(PICO_STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(BENCH_STAMP) $(PICO_STAMP)

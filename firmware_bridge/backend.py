@@ -130,7 +130,8 @@ def from_spec(arg: str | None, settings: LauncherSettings) -> SerialLauncher:
             faults=options.get("faults", ()), refill=bool(options.get("refill", True)),
         ).start()
         port = emulator.port
-    link = UlpLink(port, **{k: float(options[k]) for k in ("retry_s", "ping_s", "poll_s")
+    # The unpacked keys are the float timings only, which mypy cannot tell from the dict.
+    link = UlpLink(port, **{k: float(options[k]) for k in ("retry_s", "ping_s", "poll_s")  # type: ignore[arg-type]
                         if k in options}, first_id=int(options.get("first_id", 1)))
     try:
         link.open()

@@ -32,6 +32,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from sim_launcher.dispenser import CARDS
 from sim_launcher.physical import DispenserModel, DispenserParams
@@ -424,7 +425,7 @@ class DispenserWorld:
         self.button_down = closed
         for i in range(1, 2 * self.bounces + 1):
             chatter = closed if i % 2 == 0 else not closed
-            self.post(lambda c=chatter: self._chatter(c), delay_ms=i * BOUNCE_MS)
+            self.post(partial(self._chatter, chatter), delay_ms=i * BOUNCE_MS)
 
     def _chatter(self, closed: bool) -> None:
         self.button_down = closed

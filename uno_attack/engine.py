@@ -32,7 +32,7 @@ from uno_attack.cards import COLORS, Card, Color
 from uno_attack.errors import IllegalActionError
 from uno_attack.options import Options
 from uno_attack.penalties import FIRE, Cause, Count, Owed, Unit, Why
-from uno_attack.phase import Phase
+from uno_attack.phase import Phase as Phase  # re-exported: the engine's callers import it here
 from uno_attack.rules import ATTACK, Kind, Moves, RuleSet, rule_set
 from uno_attack.rules.house import House, house_for
 
@@ -482,7 +482,7 @@ class Round:
             return (f"seat {seat} has already {_PAST[take]} this turn: play a card that arrived, "
                     f"or pass ({self._after_rule()})")
         for hook in self._house.take_refusals:
-            why = hook(self, seat)
+            why: str | None = hook(self, seat)
             if why is not None:
                 return why
         return None
@@ -495,7 +495,7 @@ class Round:
             return (f"'pass' is only allowed after a {take}, where {self._after_rule()} "
                     "lets a card that arrived be played")
         for hook in self._house.pass_refusals:
-            why = hook(self)
+            why: str | None = hook(self)
             if why is not None:
                 return why
         return None
@@ -541,7 +541,7 @@ class Round:
             if left <= 0:
                 return kind.end_refusal
         for hook in self._house.card_refusals:
-            why = hook(self, seat, card, kind)
+            why: str | None = hook(self, seat, card, kind)
             if why is not None:
                 return why
         return None
@@ -731,13 +731,14 @@ class Round:
         if verb is _DRAW:
             owed = self.owed
             need = owed[0].count if owed else 1
+            assert need != FIRE, "a draw is never owed until a card fires (that is a press)"
             reload = None
             if need > len(self.stock):  # a reload first: ``shuffle`` may raise
                 need = self.draw_size()
                 reload = self._reload_order(shuffle)
             if window is not None and window != seat:
                 self.uno_seat = None
-            return self._draw(action, need, reload)  # type: ignore[arg-type]
+            return self._draw(action, need, reload)
         if verb is _CATCH:
             return self._catch(action, caught=window == action.target)
         if verb is _UNO:
@@ -921,7 +922,7 @@ class Round:
             elif head.count == 1:
                 del owed[0]
             else:  # one press less; a penalty begun can no longer be answered (B1, B6)
-                owed[0] = _named(Owed, (head.seat, head.count - 1, head.unit,  # type: ignore[operator]
+                owed[0] = _named(Owed, (head.seat, head.count - 1, head.unit,
                                         head.cause, False))
             if not owed and self.winner is not None:
                 self._finish()

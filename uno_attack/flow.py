@@ -380,7 +380,7 @@ class TableFlow:
             elif not self._stopped:
                 self.idle = due is None and self.busy is None and self._thought is None \
                     and not self._wake.is_set()
-                await self.clock.wait(self._wake, due)
+                await self.clock.wait(self._wake, due)  # type: ignore[arg-type]  # not MOVED
                 self.idle = False
 
     def _next(self) -> float | object | None:
@@ -390,6 +390,7 @@ class TableFlow:
                 or self._held:
             return None
         s = self.session
+        assert s.table is not None  # checked above, as self.session.table
         key = (s.match.round_no, len(s.table.record.steps))
         thought = self._thought
         if thought is not None:
@@ -448,7 +449,7 @@ class TableFlow:
             dues.append(away_due)
         return min(dues) if dues else None
 
-    def _between_rounds(self, now: float) -> float | None:
+    def _between_rounds(self, now: float) -> float | object | None:
         s = self.session
         if self._scored is not s.table:  # a journal resumed after the round's last action
             self._score_round()

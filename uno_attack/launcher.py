@@ -312,7 +312,7 @@ def _factory(spec: str, name: str) -> LauncherFactory:
         factory = _factories[name] = matches[0].load()
     except ImportError as exc:
         raise LauncherError(f"launcher {spec!r} is not available here: {exc}") from None
-    return factory
+    return factory  # type: ignore[no-any-return]  # what an entry point loads is Any
 
 
 def open_launcher(

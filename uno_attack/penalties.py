@@ -86,7 +86,8 @@ class Owed(NamedTuple):
     """
 
     seat: int
-    count: Count
+    # The field hides tuple.count (so ``Owed.count(x)`` is this field, not the method).
+    count: Count  # type: ignore[assignment]
     unit: Unit
     cause: Cause
     answerable: bool = False

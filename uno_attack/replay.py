@@ -140,7 +140,7 @@ def _run_step(transcript: Transcript, game: Round, step: object, position: int, 
         reason = game.illegal_reason(action)
         if reason is not None:
             return Failure(position, step.text, f"illegal: {reason}")
-        fired = 0
+        fired: int | None = 0
         if action.verb is Verb.PRESS:
             fired = next(fires, None)
             if fired is None:

@@ -74,8 +74,8 @@ def score_round(
     own = [rules.hand_points(hand) for hand in hands]
     team = [team_of(seat, options.teams) for seat in range(n)]
     team_hand = Counter[int]()
-    for seat, points in enumerate(own):
-        team_hand[team[seat]] += points
+    for seat, hand_points in enumerate(own):
+        team_hand[team[seat]] += hand_points
     if mode in ("points", "single"):  # the winning team scores every other team's hands
         won = sum(p for t, p in team_hand.items() if t != team[winner])
         points = [won if team[seat] == team[winner] else 0 for seat in range(n)]

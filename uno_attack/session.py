@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import make_bot
@@ -310,7 +310,7 @@ class Session:
 
     # -- resuming ---------------------------------------------------------------------
     @classmethod
-    def resume(cls, config: GameConfig, *, launcher: Launcher | None = None) -> Session:
+    def resume(cls, config: GameConfig, *, launcher: Launcher | None = None) -> Self:
         """Rebuild the game a journal was writing: the match, the round, every action.
 
         The save gives the game; the launcher is the one ``config`` names (the command
@@ -379,7 +379,7 @@ class Session:
 def _int_seed(seed: int | str | None) -> int | None:
     if seed is None or isinstance(seed, int):
         return seed
-    return sum(ord(c) * 31**i for i, c in enumerate(seed)) % 2**32
+    return sum(ord(c) * 31**i for i, c in enumerate(seed)) % 2**32  # type: ignore[no-any-return]  # int ** int is Any to typeshed
 
 
 def _fast_forward(launcher: Launcher, presses: int) -> None:

@@ -16,7 +16,7 @@ plays its rounds on a lean loop: the same moves, without an event or a record pe
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from uno_attack.actions import Action, Verb
@@ -26,7 +26,7 @@ from uno_attack.engine import Applied, Phase, Round
 from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
 from uno_attack.journal import Journal
 from uno_attack.launcher import EjectStatus, Launcher, PressResult
-from uno_attack.penalties import Owed, Unit, Why
+from uno_attack.penalties import FIRE, Owed, Unit, Why
 from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
@@ -134,13 +134,14 @@ class TableEvent:
 def _penalty(name: str, owed: Owed) -> str:
     """``owes 2 presses`` (``owe`` for you), ``draws 2 cards``."""
     n = owed.count
+    assert n != FIRE, "a catch, a false call and a challenge owe a count"
     if owed.unit is Unit.DRAW:
         return f"{verb_for(name, 'draws', 'draw')} {count(n, 'card')}"
     return f"{verb_for(name, 'owes', 'owe')} {count(n, 'press', 'presses')}"
 
 
-def _and(words: Sequence[str] | object) -> str:
-    items = list(words)  # type: ignore[call-overload]
+def _and(words: Iterable[str]) -> str:
+    items = list(words)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
@@ -344,7 +345,7 @@ class Table:
                         if reason is not None:
                             raise IllegalActionError(action, reason)
                 else:
-                    action, reaction = reaction, None
+                    action, reaction = reaction, None  # type: ignore[assignment]  # not in_turn: set
                 verb = action.verb
                 if verb is _PRESS:
                     stock = game.stock

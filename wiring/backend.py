@@ -140,8 +140,9 @@ def open_gpio(spec: GpioSpec, pin_map: PinMap, policy: BurstPolicy, *,
               seed: int | None = None) -> GpioLauncher:
     """Open the real or emulated dispenser; the pin map is already checked."""
     if spec.emulated:
+        # Only jam_probability (a float) is unpacked, which mypy cannot tell from the dict.
         params = DispenserParams(hopper_sensor="hopper_empty" in pin_map.pins,
-                                 **({} if spec.jam_probability is None
+                                 **({} if spec.jam_probability is None  # type: ignore[arg-type]
                                     else {"jam_probability": spec.jam_probability}))
         try:
             devices, ejector, hardware = open_emulated(

@@ -23,7 +23,7 @@ from gpiozero import (
 from wiring.pinmap import PinMap
 
 
-class HBridgeMotor(CompositeDevice):
+class HBridgeMotor(CompositeDevice):  # type: ignore[misc]  # gpiozero ships no types
     """A DC motor on an H-bridge (TB6612FNG, L298N): IN1/IN2 set the way, PWM the speed.
 
     ``value`` is -1…1 like gpiozero's ``Motor``. ``stop()`` drops the PWM first, then

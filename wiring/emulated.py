@@ -37,7 +37,7 @@ __all__ = ["DEFAULT_TIME_SCALE", "FAULTS", "EmulatedEjector", "EmulatedHardware"
            "open_emulated"]
 
 
-class EmulatedPin(MockPWMPin):
+class EmulatedPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no types
     """A mock pin that tells the emulated world when the driver changes its output.
 
     ``events`` keeps (monotonic time, state) of the latest changes, for benchmarks; the
@@ -58,21 +58,21 @@ class EmulatedPin(MockPWMPin):
         return changed
 
 
-class EmulatedFactory(MockFactory):
+class EmulatedFactory(MockFactory):  # type: ignore[misc]  # gpiozero ships no types
     """Mock pins whose clock is the emulated world's (seconds of model time)."""
 
     def __init__(self, world: DispenserWorld) -> None:
         super().__init__(pin_class=EmulatedPin)
         self.world = world
 
-    def ticks(self) -> float:  # type: ignore[override]
+    def ticks(self) -> float:
         return self.world.now_ms() / 1000.0
 
     def ticks_ms(self) -> float:
         """The world's time in ms, exactly (``ticks() * 1000`` may round)."""
         return self.world.now_ms()
 
-    def ticks_diff(self, later: float, earlier: float) -> float:  # type: ignore[override]
+    def ticks_diff(self, later: float, earlier: float) -> float:
         return later - earlier
 
 

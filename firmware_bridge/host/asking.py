@@ -227,7 +227,7 @@ class Asker:
                                     f"({tries.why(payload.split(' ')[0])})")
 
     def run_job(self, payload: str, max_ms: int, *,
-                recheck: Callable[[], None]) -> tuple[int, str, str]:
+                recheck: Callable[[], object]) -> tuple[int, str, str]:
         """Run one EJECT or MOTOR to its ``DONE``: ``(counted, status, detail)``; status
         ``unknown`` when the board restarted or stopped answering before its ``DONE``.
 

@@ -112,7 +112,7 @@ class Transport:
         ser = self._serial
         if ser is not None:
             with contextlib.suppress(Exception):
-                ser.reset_input_buffer()
+                ser.reset_input_buffer()  # type: ignore[attr-defined]  # see _reader
             self.write(b"\n")  # ends whatever half line the board holds
 
     def _reader(self) -> None:
@@ -126,7 +126,8 @@ class Transport:
                 buffer.clear()
                 continue
             try:
-                data = ser.read(ser.in_waiting or 1)
+                # Every port class has in_waiting; types-pyserial declares it on none.
+                data = ser.read(ser.in_waiting or 1)  # type: ignore[attr-defined]
             except (serial.SerialException, OSError, TypeError):
                 self._lost(ser)
                 continue

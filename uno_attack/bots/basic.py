@@ -96,8 +96,9 @@ class BasicBot:
             elif verb is _OUT:
                 return action
             elif verb is _UNO or verb is _CATCH:  # true ones only, never a false one (B8)
+                # A catch names its target, so window is a seat when they are equal.
                 if (window == seat if verb is _UNO else
-                        window == action.target and _opponents(game, seat, window)):
+                        window == action.target and _opponents(game, seat, window)):  # type: ignore[arg-type]
                     return action
             elif verb is Verb.CHOOSE:
                 return Action.choose(seat, _Hand(game, seat).colour)
@@ -207,7 +208,8 @@ class BasicBot:
                                                  cards[-1]))
             if kind.skips:
                 worth += 40 if hand.threat else -30 if hand.mate_next else 0
-            worth += 2 * (hand.counts[colour] - sum(1 for c in cards if c.color is colour))
+            # Not a wild (the first branch takes those): the card has a colour.
+            worth += 2 * (hand.counts[colour] - sum(1 for c in cards if c.color is colour))  # type: ignore[index]
         finishers = hand.finishers - sum(1 for c in cards if game.kind(c).end_refusal is None)
         return worth, worth if finishers > 0 else worth - 40
 

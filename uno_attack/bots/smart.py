@@ -184,9 +184,10 @@ class SmartBot:
         window = game.uno_seat
         for action in legal:
             verb = action.verb
+            # A catch names its target, so window is a seat when they are equal.
             if verb is _OUT or (verb is _UNO and window == seat) or (
                     verb is _CATCH and window == action.target
-                    and team_of(seat, game.options.teams) != team_of(window, game.options.teams)):
+                    and team_of(seat, game.options.teams) != team_of(window, game.options.teams)):  # type: ignore[arg-type]
                 return [action]
         held = {card.color for card in game.hands[seat] if card.color is not None}
         found: dict[Action, None] = {}

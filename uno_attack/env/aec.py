@@ -34,9 +34,9 @@ from .seats import (
 ILLEGAL_REWARD = -1.0
 
 
-def env(**kwargs: Any) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], Any]:
     """The environment with PettingZoo's classic wrappers (see the module docstring)."""
-    wrapped: AECEnv = raw_env(**kwargs)
+    wrapped: AECEnv[str, dict[str, Any], Any] = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
@@ -50,7 +50,8 @@ def observation_space() -> spaces.Dict:
     })
 
 
-class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environment
+# raw_env: PettingZoo's name for the unwrapped environment.
+class raw_env(AECEnv[str, dict[str, Any], Any], EzPickle):
     """UNO Attack or classic UNO for 2 to 10 agents, ``player_0`` … ``player_9``.
 
     ``players``: seats (default 2); ``rules``: ``attack`` or ``classic``; ``options``: rule
@@ -60,7 +61,8 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
     (print) or ``ansi`` (return the text).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    # PettingZoo declares metadata on instances; it is the class's, as in PettingZoo's own.
+    metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]
         "render_modes": list(RENDER_MODES), "name": "uno_attack_v0",
         "is_parallelizable": False, "render_fps": 1}
 
@@ -70,7 +72,7 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
                  render_mode: str | None = None) -> None:
         EzPickle.__init__(self, players=players, rules=rules, options=options, preset=preset,
                           policy=policy, max_steps=max_steps, render_mode=render_mode)
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # AECEnv.__init__ is unannotated
         check_render_mode(render_mode)
         self.config = TableConfig.build(players=players, rules=rules, options=options,
                                         preset=preset, policy=policy)
@@ -85,10 +87,10 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped environm
         self._seed: int | None = None
         self._round = 0
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def seed(self, seed: int | None = None) -> None:

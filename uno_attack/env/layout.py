@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -42,7 +43,7 @@ MAX_COPIES = max(count for rules in RULE_SETS.values() for count in rules.counts
 MAX_CARDS = max(len(rules.deck) for rules in RULE_SETS.values())
 
 
-def _seat_naming(**options: object) -> set[Card]:
+def _seat_naming(**options: Any) -> set[Card]:
     """The cards that name a seat as they are played, in either rule set."""
     return {card for name, rules in RULE_SETS.items()
             for card, kind in rules.kinds_for(Options(rules=name, **options)).items()
@@ -263,7 +264,7 @@ def observe(game: Round, seat: int, *, reacting: bool = False) -> np.ndarray:
         if first.count == FIRE:
             obs[_OWED_FIRE] = 1
         else:
-            obs[_OWED_COUNT] = min(first.count, MAX_CARDS)  # type: ignore[type-var]
+            obs[_OWED_COUNT] = min(first.count, MAX_CARDS)
         obs[_OWED_ANSWERABLE] = first.answerable
         obs[_OWED_CHALLENGEABLE] = first.cause.challenge is not None and first.answerable
         obs[_OWED_QUEUE] = min(len(game.owed), MAX_SEATS * 2)

@@ -67,7 +67,8 @@ class TableConfig:
 def whole_number(name: str, value: object, low: int, high: float = math.inf) -> int:
     """An environment's count argument as an ``int``: a Python or NumPy integer (never a
     bool, float or string) from ``low`` to ``high``."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or not low <= value <= high:
+    # typeshed's numbers.Integral has no reflected comparison with an int.
+    if isinstance(value, bool) or not isinstance(value, Integral) or not low <= value <= high:  # type: ignore[operator]
         bounds = f"{low} or more" if high == math.inf else f"{low} to {high}"
         raise UnoAttackError(f"{name} = {value!r}: must be {bounds} (a whole number)")
     return int(value)

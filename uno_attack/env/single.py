@@ -43,7 +43,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
     seat (default ``basic``) or a list with one kind per other seat, in seat order. The
     other arguments are the AEC environment's (``players`` default 2)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+    # gymnasium declares metadata on instances; it is the class's, as in gymnasium's own.
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # type: ignore[misc]
 
     def __init__(self, *, seat: int = 0, opponents: str | Sequence[str] = "basic",
                  players: int = 2, rules: str | None = None,
@@ -70,7 +71,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, int]):
         self.render_mode = render_mode
         self.seats = AgentTable(config, names, dict(zip(others, kinds, strict=True)))
         self.observation_space = observation_box()
-        self.action_space = spaces.Discrete(len(ACTIONS))
+        # Discrete samples NumPy integers, which step() takes as the ints it declares.
+        self.action_space = spaces.Discrete(len(ACTIONS))  # type: ignore[assignment]
         self._seed = 0
         self._round = 0
         self._ended = True  # no episode until reset(); then until it terminates or truncates

@@ -33,7 +33,8 @@ from uno_attack.flow import Clock, FlowSettings, TableFlow
 from uno_attack.journal import SaveError, check_save_file, keep_previous
 from uno_attack.launcher import Launcher
 from uno_attack.net.server import HEARTBEAT_SECONDS, TableServer, new_token
-from uno_attack.session import GameConfig, ResumeError, Session
+from uno_attack.saved_game import ResumeError
+from uno_attack.session import GameConfig, Session
 
 HOST_KEY = "host"  # the journal's meta key holding the tokens
 #: An HTTP connection that has not sent a whole request this long after it opened (or
@@ -96,7 +97,8 @@ def load_tokens(session: Session, path: Path | None) -> dict[str, Any]:
     meta = session.table.record.meta if session.table is not None else {}
     tokens = meta.get(HOST_KEY)
     seats = tokens.get("seats") if isinstance(tokens, dict) else None
-    if not isinstance(seats, dict) or not isinstance(tokens.get("watch"), str):
+    if not isinstance(tokens, dict) or not isinstance(seats, dict) \
+            or not isinstance(tokens.get("watch"), str):
         raise ResumeError(f"{path} was not written by 'uno-attack host' (no tokens in its "
                           f"meta.{HOST_KEY})")
     return tokens

@@ -342,7 +342,7 @@ class WildDrawFour(HouseRule):
         self.restricts_play = value == "fair_only"  # type: ignore[misc]
 
     @classmethod
-    def active(cls, value: Any, default: Any) -> bool:
+    def active(cls, value: object, default: Any) -> bool:
         return value != "free"
 
     def mark_play(self, game: Round, seat: int, card: Card, kind: Kind) -> Challenge | None:

@@ -75,7 +75,7 @@ class Seen:
 
     @property
     def turn(self) -> int | None:
-        return self.view.get("turn")  # type: ignore[no-any-return]
+        return self.view.get("turn")
 
     @property
     def step(self) -> tuple[int, int]:
@@ -163,7 +163,7 @@ class Seen:
     @property
     def revealed(self) -> Message | None:
         """A challenged hand shown to this seat (the challenger), until the next action."""
-        return self.view.get("revealed")  # type: ignore[no-any-return]
+        return self.view.get("revealed")
 
     def owed(self) -> list[tuple[int, str, str]]:
         """(seat, what, why) of each owed penalty: ``(1, "4 draws", "two Draw Twos

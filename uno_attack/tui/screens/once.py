@@ -17,7 +17,8 @@ class _Once:
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if self._dismiss_started:
-            return AwaitComplete.nothing()
+            # Textual leaves AwaitComplete.nothing unannotated.
+            return AwaitComplete.nothing()  # type: ignore[no-untyped-call, no-any-return]
         self._dismiss_started = True
         return super().dismiss(result)  # type: ignore[misc,no-any-return]
 

@@ -1,0 +1,1 @@
+../../sim_launcher/dispenser.pyi

@@ -1,0 +1,13 @@
+# The types of pico.py, which imports MicroPython's own modules (machine, micropython).
+from .dispenser import Settings
+from .hal import Hal
+
+PINS: dict[str, int | None]
+SETTINGS: Settings
+PWM_HZ: int
+WATCHDOG_MS: int
+
+class PicoHal(Hal):
+    def __init__(self, pins: dict[str, int | None] = ...) -> None: ...
+
+def run() -> None: ...
