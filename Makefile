@@ -37,7 +37,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 test: lint $(CHROMIUM)
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m benchmarks
