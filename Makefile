@@ -59,7 +59,7 @@ typecheck: $(STAMP)
 	  firmware_bridge.firmware.board firmware_bridge.firmware.hal
 
 test: lint typecheck $(CHROMIUM) $(PICO_STAMP)
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q
 
 bench: $(BENCH_STAMP) $(PICO_STAMP)
 	$(BIN)/python -m benchmarks

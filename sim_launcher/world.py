@@ -563,8 +563,19 @@ class WorldRunner:
         try:
             while not self._stop.is_set():
                 ahead = world.step_with_clock(self.on_step)
-                wait = self.tick_s if ahead is None else world.clock.real_seconds(ahead)
-                self._wake.wait(min(self.tick_s, wait))
+                self._wake.wait(self._wait_s(ahead))
                 self._wake.clear()
         finally:
             world.release()
+
+    def _wait_s(self, ahead: float | None) -> float | None:
+        """How long to sleep after a step: a tick while a driver has the world; until the
+        next thing that happens by itself, at most a tick; when nothing will, until woken
+        (every post, a driver letting go, :meth:`stop`), so a still dispenser takes no CPU
+        from its process (a game's screens, or a test pilot that waits for the process to
+        go idle)."""
+        if ahead is None:
+            return self.tick_s
+        if math.isinf(ahead):
+            return None
+        return min(self.tick_s, self.world.clock.real_seconds(ahead))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 
 import pytest
 
@@ -58,6 +59,31 @@ class TestRunner:
             assert world.model.now_ms >= now  # the model is never behind the time it told
         finally:
             runner.stop()
+
+
+    def test_a_still_world_sleeps_until_something_is_posted(self) -> None:
+        world = DispenserWorld(time_scale=100)
+        steps = 0
+        step_with_clock = world.step_with_clock
+
+        def counted(on_step: object = None) -> float | None:
+            nonlocal steps
+            steps += 1
+            return step_with_clock()
+
+        world.step_with_clock = counted  # type: ignore[method-assign]
+        runner = WorldRunner(world)
+        runner.start()
+        try:
+            time.sleep(0.1)  # fifty ticks of a still dispenser
+            still = steps
+            ran = threading.Event()
+            world.post(ran.set, delay_ms=50)
+            assert ran.wait(5)
+        finally:
+            runner.stop()
+        assert still <= 2
+        assert world.model.now_ms >= 50
 
 
 class TestPerson:

@@ -164,7 +164,8 @@ def uno_attack(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_simulate_seats_the_smart_bot_beside_another_kind() -> None:
     done = uno_attack("simulate", "--players", "2", "--bots", "smart,basic", "--games", "2",
-                      "--seed", "3", "--option", "hand_size=3", "--json")
+                      "--seed", "3", "--option", "hand_size=3", "--smart-playouts", "8",
+                      "--json")
     assert done.returncode == 0, done.stderr
     wins = json.loads(done.stdout)["wins_by_kind"]
     assert set(wins) == {"smart", "basic"}
