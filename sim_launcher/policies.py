@@ -133,19 +133,35 @@ class BurstPolicy:
     table: PolicyTable
     seed: int | str | None = None  # a word seeds as random.Random takes it
     tension: int = 0
+    presses: int = field(default=0, init=False)  # presses decided since it was seeded
     _rng: random.Random = field(init=False, repr=False)
     _cumulative: list[float] = field(init=False, repr=False)
+    _first_tension: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
+        self._first_tension = self.tension
         self._cumulative = list(accumulate(self.table.weights))
 
     @property
     def name(self) -> str:
         return self.table.name
 
+    def replay_to(self, presses: int) -> None:
+        """Be as after ``presses`` presses from its seed (and its first tension): what
+        a press decides depends on every draw before it, so they are drawn again."""
+        if isinstance(presses, bool) or not isinstance(presses, int) or presses < 0:
+            raise PolicyError(f"policy {self.name!r}: presses = {presses!r} is not a "
+                              "count ≥ 0")
+        self._rng = random.Random(self.seed)
+        self.tension = self._first_tension
+        self.presses = 0
+        for _ in range(presses):
+            self.next_burst()
+
     def next_burst(self) -> int:
         """Decide the next press: 0 for an empty press, else the burst size 1…CARDS."""
+        self.presses += 1
         fire = self.table.fire
         p = fire[self.tension] if self.tension < len(fire) else fire[-1]
         if p < 1 and (p <= 0 or self._rng.random() >= p):

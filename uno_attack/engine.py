@@ -96,7 +96,7 @@ class Round:
         "_take", "_ways",
         "arrived", "color",
         "dealer", "direction", "discard", "hands", "options", "out_by", "out_value", "owed",
-        "phase", "players", "rules", "stock", "turn", "uno_seat", "winner",
+        "phase", "players", "rules", "steps", "stock", "turn", "uno_seat", "winner",
     )
 
     def __init__(self) -> None:  # use Round.setup()
@@ -117,6 +117,8 @@ class Round:
         self.out_value: int | None = None  # sum_out: the number just played (B9) …
         self.out_by: int | None = None     # … and who played it
         self.winner: int | None = None
+        #: actions applied since the round was set up: the step a bot's dice are read at
+        self.steps = 0
         self._kinds: dict[Card, Kind] = {}
         self._matching: dict[Card, dict[Color | None, frozenset[Card]]] = {}
         self._ways: tuple[dict[Card, tuple[Action, ...]], ...] = ()  # plays per seat and card
@@ -713,6 +715,7 @@ class Round:
              shuffle: Shuffle | None = None) -> Applied:
         """Perform an action known to be legal, without checking (the fast path of
         self-play), and say what happened."""
+        self.steps += 1
         verb = action.verb
         seat = action.seat
         if self.out_value is not None:

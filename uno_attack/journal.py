@@ -6,6 +6,10 @@ write that fails (a full disk, a folder made read-only, a removed USB stick) lea
 last good save exactly as it was, and is *reported*, not raised: the game goes on in
 memory and says so, and the next write that succeeds saves everything again.
 
+A save in use is locked (:class:`SaveLock`: ``flock`` on a ``.NAME.lock`` file beside it,
+which the system lets go when the process ends, however it ends), so a second game on the
+same file is refused before it moves or writes anything.
+
 The temporary file is named ``.NAME.PID.tmp`` after the save and the writing process. A
 ``kill -9`` between writing and renaming leaves it behind; :func:`clean_stale_temps`,
 run when a game or a simulation starts writing, removes those whose process is gone.
@@ -16,11 +20,13 @@ before the rename, and a killed process cannot remove it.)
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from uno_attack.errors import UnoAttackError
 
@@ -176,6 +182,70 @@ def _running(pid: int) -> bool:
     return True
 
 
+# ---------------------------------------------------------------------- locking
+class SaveInUse(SaveError):
+    """Another process is playing a game on this save."""
+
+
+class SaveLock:
+    """A save held by this process: an exclusive ``flock`` on ``.NAME.lock`` beside it.
+
+    The lock file is never removed (a file removed while another process opens it would
+    let two hold "the" lock); the lock itself ends when the last holder here releases it,
+    or with the process. Within one process a save is held once, however many games
+    (a session, and the new-game step that keeps the last save aside) take it.
+    """
+
+    _held: ClassVar[dict[Path, tuple[int, int]]] = {}  # lock file → (descriptor, holders)
+
+    def __init__(self, path: Path, *, flag: str = "--save") -> None:
+        self.lock_path = path.parent.resolve() / f".{path.name}.lock"
+        self._released = False
+        held = SaveLock._held.get(self.lock_path)
+        if held is not None:
+            SaveLock._held[self.lock_path] = (held[0], held[1] + 1)
+            return
+        try:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         0o600)
+        except OSError:
+            # no file can be made in its folder: no other game can write the save either
+            # (and this one's failing writes are reported as they happen)
+            self._released = True
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = _read_pid(fd)
+            os.close(fd)
+            by = f" (process {holder})" if holder else ""
+            raise SaveInUse(f"{flag} {path}", f"another game is using it{by}; end that "
+                                              f"one, or give this one its own file with "
+                                              f"--save FILE") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        SaveLock._held[self.lock_path] = (fd, 1)
+
+    def release(self) -> None:
+        """Let go of the save (once; the lock ends with its last holder here)."""
+        if self._released:
+            return
+        self._released = True
+        fd, holders = SaveLock._held.pop(self.lock_path)
+        if holders > 1:
+            SaveLock._held[self.lock_path] = (fd, holders - 1)
+        else:
+            os.close(fd)  # closing the descriptor ends the flock
+
+
+def _read_pid(fd: int) -> str:
+    with contextlib.suppress(OSError):
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        if text.isascii() and text.isdigit():
+            return text
+    return ""
+
+
 @dataclass(frozen=True)
 class SaveFailure:
     """Why the last write of a save failed; the file holds the last good save."""
@@ -191,11 +261,14 @@ class Journal:
     """A game's save file, rewritten whole after every action.
 
     A failing write never raises: it is kept in :attr:`failure` (``None`` again after a
-    write that succeeds), so the game goes on and the screen can say so at once.
+    write that succeeds), so the game goes on and the screen can say so at once. The save
+    is locked (:class:`SaveLock`) from here until :meth:`close`: another game on it
+    raises :class:`SaveInUse`.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.lock = SaveLock(path)
         self.failure: SaveFailure | None = None
         #: told when saving starts failing (the failure) or works again (None)
         self.listener: Callable[[SaveFailure | None], None] | None = None
@@ -212,3 +285,7 @@ class Journal:
         if (before is None) != (self.failure is None) and self.listener is not None:
             self.listener(self.failure)
         return self.failure
+
+    def close(self) -> None:
+        """Let another game use the save (the lock also ends with the process)."""
+        self.lock.release()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from importlib.metadata import entry_points
@@ -30,6 +30,8 @@ from uno_attack.errors import LauncherError
 ENTRY_POINT_GROUP = "uno_attack.launchers"
 DEFAULT_SPEC = "sim"
 DEFAULT_POLICY = "attack"
+#: A launcher's :meth:`~Launcher.state`: JSON values by name.
+LauncherState = dict[str, int]
 
 
 class EjectStatus(Enum):
@@ -79,6 +81,14 @@ class PressResult:
     @property
     def known(self) -> bool:
         return self.status is not EjectStatus.UNKNOWN
+
+
+def presses_of(state: Mapping[str, int], where: str) -> int:
+    """The ``presses`` of a launcher's state: a count ≥ 0."""
+    presses = state.get("presses", 0)
+    if isinstance(presses, bool) or not isinstance(presses, int) or presses < 0:
+        raise LauncherError(f"{where}: state key 'presses' = {presses!r} is not a count ≥ 0")
+    return presses
 
 
 class LauncherNotResponding(LauncherError):
@@ -144,6 +154,20 @@ class Launcher(ABC):
 
     def _close(self) -> None:  # noqa: B027 - a backend without devices has nothing to release
         """Release the backend's devices; called once by :meth:`close`."""
+
+    # -- what a saved game goes on from ---------------------------------------------
+    def state(self) -> LauncherState:
+        """What the next presses depend on, as JSON values: ``{"presses": n}``, the
+        presses made since it was opened, for a launcher whose presses follow one another
+        (a seeded policy, a script); ``{}`` for one that remembers nothing (hardware that
+        ejects what it is told). A saved game need not keep it: it records every press of
+        the match, and gives :meth:`restore` their number."""
+        return {}
+
+    def restore(self, state: Mapping[str, int]) -> None:  # noqa: B027 - nothing to restore
+        """Go on as after :meth:`state` (``{"presses": n}``: as if opened anew and pressed
+        ``n`` times). A launcher that remembers nothing takes any state; one that does
+        raises :class:`LauncherError` naming the key and value it cannot take."""
 
     # -- the lean path of self-play -----------------------------------------------
     def fire(self, *, available: int | None = None) -> int:
@@ -240,6 +264,16 @@ class PolicyLauncher(Launcher):
     @property
     def tension(self) -> int:
         return self.policy.tension
+
+    def state(self) -> LauncherState:
+        return {"presses": self.policy.presses}
+
+    def restore(self, state: Mapping[str, int]) -> None:
+        with self._lock:
+            try:
+                self.policy.replay_to(presses_of(state, self.description))
+            except PolicyError as exc:
+                raise LauncherError(str(exc)) from None
 
     def press(self, *, available: int | None = None) -> PressResult:
         self._check_open()

@@ -1,18 +1,28 @@
-"""A game saved by ``uno-attack play``, read back for ``--resume`` and checked whole.
+"""A game saved by ``uno-attack play`` or ``host``: written here, read back for
+``--resume`` and checked whole.
 
-A save is a transcript (TRANSCRIPTS.md) whose ``meta`` holds the match around the round:
-the players' names and kinds, the seed, the scores, who is still in, the launcher's
-presses so far. A save may come from anywhere (a bug report, a download), so every value
-is checked before it is used, and each fault is one :class:`ResumeError` naming the file,
-the key and the value. Nothing in a save chooses hardware: the launcher it was played
-with is only *suggested* (:attr:`SavedGame.launcher`); the game opens the launcher of the
-command line or the config.
+A save is a transcript (TRANSCRIPTS.md) whose ``meta`` holds the match around the round
+(:func:`save_meta`): the players' names and kinds, the seed, the scores, who is still in,
+the launcher's presses so far, and for a hosted table its secret tokens. Everything a
+resume needs is a value in it: bots draw their randomness from (seed, round, step, seat)
+and are never asked again, and the launcher's state follows from the presses recorded
+(:attr:`SavedGame.launcher_state`). A save may come from anywhere (a bug report, a
+download), so every value is checked before it is used, and each fault is one
+:class:`ResumeError` naming the file, the key and the value. Nothing in a save chooses
+hardware: the launcher it was played with is only *suggested* (:attr:`SavedGame.launcher`);
+the game opens the launcher of the command line or the config.
+
+Every save written since the first (December 2026) has the format
+:data:`SAVE_FORMAT`; keys added since are optional (``match_key``, ``started_at``,
+``points_by_round``, ``host``), so an older save still loads.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import string
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +31,8 @@ from typing import Any
 from uno_attack.actions import Verb
 from uno_attack.bots import BOT_KINDS
 from uno_attack.errors import LauncherError, TranscriptError, UnoAttackError
-from uno_attack.launcher import LauncherSettings
+from uno_attack.launcher import LauncherSettings, LauncherState
+from uno_attack.match import Match
 from uno_attack.transcript import ActionStep, Transcript, load
 
 SAVE_FORMAT = "uno-attack play 1"
@@ -33,6 +44,11 @@ MAX_ROUNDS = 100_000
 MAX_SCORE = 10**9
 MAX_NAME = 24     # what a seat's badge shows
 MAX_TEXT = 200    # a seed or launcher spec
+HOST_KEY = "host"  # the meta key of a hosted table's tokens
+#: What a token is made of (``secrets.token_urlsafe``), and the fewest characters that
+#: hold 128 bits of it (6 bits each).
+TOKEN_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
+MIN_TOKEN = 22
 
 
 class ResumeError(UnoAttackError):
@@ -48,6 +64,39 @@ def name_problem(name: str) -> str | None:
     if not name.isprintable():
         return "a name must be printable text (no control characters)"
     return None
+
+
+@dataclass(frozen=True)
+class HostTokens:
+    """A hosted table's secrets: the join token of each human player (by match player)
+    and the watch token. A journal keeps them so that ``host --resume`` opens the same
+    seats to the same links."""
+
+    seats: dict[int, str]
+    watch: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": {str(p): t for p, t in self.seats.items()}, "watch": self.watch}
+
+
+def save_meta(match: Match, kinds: Sequence[str], *, seed: int | str | None, launcher: str,
+              policy: str, presses_before: int, match_key: str, started_at: datetime,
+              points_by_round: Sequence[Sequence[int | None]],
+              tokens: HostTokens | None = None) -> dict[str, Any]:
+    """The ``meta`` of a save: the match around the round being played, as
+    :func:`read_saved_game` reads it back."""
+    meta: dict[str, Any] = {
+        "format": SAVE_FORMAT, "names": list(match.names), "kinds": list(kinds),
+        "seed": seed, "launcher": launcher, "policy": policy, "round": match.round_no,
+        "match": {"scores": list(match.scores), "active": list(match.active),
+                  "dealer": match.dealer, "round_no": match.round_no},
+        "presses_before": presses_before,
+        "match_key": match_key, "started_at": started_at.isoformat(),
+        "points_by_round": [list(row) for row in points_by_round],
+    }
+    if tokens is not None:
+        meta[HOST_KEY] = tokens.to_json()
+    return meta
 
 
 @dataclass(frozen=True)
@@ -69,6 +118,16 @@ class SavedGame:
     match_key: str | None = None        # the match's record in the player store
     started_at: datetime | None = None  # when the match began (an older save has neither)
     points_by_round: list[list[int | None]] = field(default_factory=list)
+    tokens: HostTokens | None = None  # a hosted table's (``host`` wrote the save)
+
+    @property
+    def launcher_state(self) -> LauncherState:
+        """The launcher's state when the save was written, from the presses recorded:
+        those of the earlier rounds and of this one (a save keeps no launcher's own
+        state, so it goes on with any launcher, and a save of any version has it)."""
+        presses = sum(isinstance(s, ActionStep) and s.action.verb is Verb.PRESS
+                      for s in self.record.steps)
+        return {"presses": self.presses_before + presses}
 
     @property
     def humans(self) -> list[str]:
@@ -194,12 +253,56 @@ def _check(path: Path, record: Transcript) -> SavedGame:
     match_key = meta.get("match_key")
     if match_key is not None:
         check.text("meta.match_key", match_key)
+    tokens = _tokens(check, meta[HOST_KEY], kinds) if HOST_KEY in meta else None
     return SavedGame(path=path, record=record, names=names, kinds=kinds, seed=seed,
                      policy=policy, launcher=launcher, scores=scores, active=active,
                      dealer=dealer, round_no=round_no, presses_before=presses_before,
                      match_key=match_key, started_at=_moment(check, meta.get("started_at")),
                      points_by_round=_points_by_round(check, meta.get("points_by_round", []),
-                                                      len(names), round_no))
+                                                      len(names), round_no),
+                     tokens=tokens)
+
+
+def _tokens(check: _Check, raw: object, kinds: Sequence[str]) -> HostTokens:
+    """A hosted table's tokens: one per human player, each at least 128 bits of the
+    token alphabet, every one different (the watch token too)."""
+    where = f"meta.{HOST_KEY}"
+    if not isinstance(raw, dict):
+        raise check.fail(where, raw, "expected an object with 'seats' and 'watch'")
+    seats_raw = check.field(raw, "seats", where)
+    if not isinstance(seats_raw, dict):
+        raise check.fail(f"{where}.seats", seats_raw, "expected an object: player → token")
+    humans = {p for p, kind in enumerate(kinds) if kind == "human"}
+    seats: dict[int, str] = {}
+    for key, token in seats_raw.items():
+        at = f"{where}.seats.{key}"
+        if not (key.isascii() and key.isdigit()) or int(key) >= len(kinds):
+            raise check.fail(at, key, f"expected a player number 0…{len(kinds) - 1} as the key")
+        if int(key) not in humans:
+            raise check.fail(at, key, f"expected a human player (player {int(key)} is a "
+                                      f"{kinds[int(key)]} bot)")
+        seats[int(key)] = _token(check, at, token)
+    missing = sorted(humans - set(seats))
+    if missing:
+        raise check.fail(f"{where}.seats", seats_raw,
+                         f"expected a token for every human player (none for {missing[0]})")
+    watch = _token(check, f"{where}.watch", check.field(raw, "watch", where))
+    owners: dict[str, str] = {}
+    for key, token in [*((f"{where}.seats.{p}", t) for p, t in seats.items()),
+                       (f"{where}.watch", watch)]:
+        if token in owners:
+            raise check.fail(key, token, f"expected a token of its own ({owners[token]} "
+                                         "has the same)")
+        owners[token] = key
+    return HostTokens(seats, watch)
+
+
+def _token(check: _Check, key: str, raw: object) -> str:
+    if not isinstance(raw, str) or len(raw) < MIN_TOKEN or len(raw) > MAX_TEXT or \
+            not TOKEN_ALPHABET.issuperset(raw):
+        raise check.fail(key, raw, f"expected a secret token: {MIN_TOKEN} to {MAX_TEXT} "
+                                   "characters of A-Z, a-z, 0-9, - and _ (128 bits or more)")
+    return raw
 
 
 def _moment(check: _Check, raw: object) -> datetime | None:

@@ -15,12 +15,12 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import make_bot
 from uno_attack.engine import Round
-from uno_attack.errors import OptionError, UnoAttackError
+from uno_attack.errors import LauncherError, OptionError, UnoAttackError
 from uno_attack.journal import Journal, SaveFailure
 from uno_attack.launcher import (
     EjectStatus,
@@ -31,7 +31,13 @@ from uno_attack.launcher import (
 )
 from uno_attack.match import Match
 from uno_attack.options import Options
-from uno_attack.saved_game import SAVE_FORMAT, ResumeError, SavedGame, read_saved_game
+from uno_attack.saved_game import (
+    HostTokens,
+    ResumeError,
+    SavedGame,
+    read_saved_game,
+    save_meta,
+)
 from uno_attack.scoring import RoundResult
 from uno_attack.store import Level, Recorder, RoundSaved
 from uno_attack.store.from_table import match_record, round_record
@@ -117,9 +123,14 @@ def press_problem(result: PressResult, available: int) -> bool:
 
 
 class Session:
-    """One match being played: the current round's table and who sits where."""
+    """One match being played: the current round's table and who sits where.
 
-    def __init__(self, config: GameConfig, *, launcher: Launcher | None = None) -> None:
+    ``tokens``: a hosted table's secrets, kept in its journal (:mod:`uno_attack.net.host`
+    makes them; a resume reads them back).
+    """
+
+    def __init__(self, config: GameConfig, *, launcher: Launcher | None = None,
+                 tokens: HostTokens | None = None) -> None:
         self.config = config
         config.check()
         names = list(config.humans)
@@ -128,9 +139,16 @@ class Session:
         self.kinds = ["human"] * len(config.humans) + [config.bots] * (
             config.players - len(config.humans))
         self.match = Match(names, options=config.options, seed=config.seed)
-        self.launcher = launcher or open_launcher(config.launcher, seed=_int_seed(config.seed),
-                                                  policy=config.policy)
+        self.tokens = tokens
+        # the journal first: a save another game is writing is refused before any launcher
         self.journal = Journal(config.save) if config.save is not None else None
+        try:
+            self.launcher = launcher or open_launcher(
+                config.launcher, seed=_int_seed(config.seed), policy=config.policy)
+        except BaseException:
+            if self.journal is not None:
+                self.journal.close()
+            raise
         self.presses_before = 0  # launcher presses in earlier rounds (to resume its policy)
         # the match players in the current round's seats: fixed for the round, while the
         # match's own list of players still in moves on as soon as the round is scored
@@ -204,17 +222,11 @@ class Session:
                                              policy=self.config.policy))
 
     def _meta(self) -> dict[str, Any]:
-        m = self.match
-        return {
-            "format": SAVE_FORMAT, "names": list(m.names), "kinds": list(self.kinds),
-            "seed": self.config.seed, "launcher": self.config.launcher,
-            "policy": self.config.policy, "round": m.round_no,
-            "match": {"scores": list(m.scores), "active": list(m.active), "dealer": m.dealer,
-                      "round_no": m.round_no},
-            "presses_before": self.presses_before,
-            "match_key": self.match_key, "started_at": self.started_at.isoformat(),
-            "points_by_round": [list(row) for row in self.points_by_round],
-        }
+        c = self.config
+        return save_meta(self.match, self.kinds, seed=c.seed, launcher=c.launcher,
+                         policy=c.policy, presses_before=self.presses_before,
+                         match_key=self.match_key, started_at=self.started_at,
+                         points_by_round=self.points_by_round, tokens=self.tokens)
 
     def start_round(self) -> Table:
         """Deal the next round and start writing its journal."""
@@ -307,24 +319,29 @@ class Session:
     def close(self) -> None:
         self.launcher.close()
         self.recorder.close()
+        if self.journal is not None:
+            self.journal.close()
 
     # -- resuming ---------------------------------------------------------------------
     @classmethod
-    def resume(cls, config: GameConfig, *, launcher: Launcher | None = None) -> Self:
-        """Rebuild the game a journal was writing: the match, the round, every action.
+    def resume(cls, config: GameConfig, *, launcher: Launcher | None = None,
+               saved: SavedGame | None = None) -> Session:
+        """Rebuild the game a journal was writing (``saved``, already read, or the one
+        at ``config.save``): the match, the round, every action, from the values saved.
 
         The save gives the game; the launcher is the one ``config`` names (the command
         line's), never the save's: a save received from someone else must not choose
         what this machine connects to.
         """
-        if config.save is None:
-            raise ResumeError("no save file to resume from")
-        saved = read_saved_game(config.save)
+        if saved is None:
+            if config.save is None:
+                raise ResumeError("no save file to resume from")
+            saved = read_saved_game(config.save)
         cfg = replace(config, humans=saved.humans, players=len(saved.names),
                       bots=saved.bots or config.bots, policy=saved.policy, seed=saved.seed,
-                      options=saved.record.options)
+                      options=saved.record.options, save=saved.path)
         try:
-            self = cls(cfg, launcher=launcher)
+            self = cls(cfg, launcher=launcher, tokens=saved.tokens)
         except OptionError as exc:  # the save's options for its players
             raise ResumeError(f"{saved.path}: key 'options': {exc}") from None
         try:
@@ -335,7 +352,9 @@ class Session:
         return self
 
     def _replay(self, saved: SavedGame) -> None:
-        """Play the saved round's steps again, as the journal recorded them."""
+        """Play the saved round's steps again, as the journal recorded them: each bot
+        recalls its own actions (it is not asked again: its dice are read by step), and
+        the launcher goes on from the presses saved."""
         record = saved.record
         self.kinds = list(saved.kinds)
         self.saved_launcher = saved.launcher
@@ -350,10 +369,11 @@ class Session:
         self.started_at = saved.started_at or self.started_at
         self.points_by_round = [list(row) for row in saved.points_by_round]
         self._seat_players()
+        # the meta in today's form: a save of an earlier version goes on as a new one
         fresh = Transcript(name=record.name, players=record.players, dealer=record.dealer,
                            hands=record.hands, starter=record.starter,
                            launcher=record.launcher, rest=record.rest, options=record.options,
-                           scores=record.scores, meta=record.meta)
+                           scores=record.scores, meta={**record.meta, **self._meta()})
         table = Table(record.new_round(), self.players, self.launcher, fresh,
                       reload_rng=self.match.reload_rng())
         fires = iter(record.fires)
@@ -361,8 +381,8 @@ class Session:
             if not isinstance(step, ActionStep):
                 continue
             action = step.action
-            if action.seat == table.game.to_act and not self.is_human(action.seat):
-                self.bot_choice_on(table.game, action.seat)  # keep a random bot's dice in step
+            if not self.is_human(action.seat):
+                self.players[action.seat].recall(table.game, action.seat, action)
             fired = next(fires) if action.verb is Verb.PRESS else None  # one per press: checked
             try:
                 table.perform(action, fired=fired, eject=False)
@@ -370,10 +390,10 @@ class Session:
                 raise ResumeError(f"{saved.path}: key 'steps[{i}]': {exc}") from None
         table.journal = self.journal
         self.table = table
-        _fast_forward(self.launcher, self.presses_before + len(record.fires))
-
-    def bot_choice_on(self, game: Round, seat: int) -> None:
-        self.players[seat].choose(game, seat, game.legal_actions())
+        try:
+            self.launcher.restore(saved.launcher_state)
+        except LauncherError as exc:
+            raise ResumeError(f"{saved.path}: key 'meta.presses_before': {exc}") from None
 
 
 def _int_seed(seed: int | str | None) -> int | None:
@@ -381,13 +401,3 @@ def _int_seed(seed: int | str | None) -> int | None:
         return seed
     return sum(ord(c) * 31**i for i, c in enumerate(seed)) % 2**32  # type: ignore[no-any-return]  # int ** int is Any to typeshed
 
-
-def _fast_forward(launcher: Launcher, presses: int) -> None:
-    """Advance a seeded launcher past the presses already made, so a resumed game goes on
-    as it would have (policy launchers and scripted ones; hardware has no dice to roll)."""
-    policy = getattr(launcher, "policy", None)
-    if policy is not None and hasattr(policy, "next_burst"):
-        for _ in range(presses):
-            policy.next_burst()
-    elif hasattr(launcher, "position"):
-        launcher.position = min(presses, len(getattr(launcher, "fires", [])))

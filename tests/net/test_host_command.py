@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import segno
@@ -371,3 +372,70 @@ def test_malformed_requests_get_400_and_one_log_line_each_without_the_token(
     assert len(refused) == len(MALFORMED), out
     assert token not in out + err
     assert err == ""  # no traceback
+
+
+def test_a_journal_in_use_is_refused_by_a_second_host_and_by_play(tmp_path: Path) -> None:
+    """Two hosts on one journal would overwrite each other: the second says so in one
+    line, exits 2, and moves or writes nothing (the lock ends with the first process)."""
+    journal = tmp_path / "host.json"
+    with host_process(tmp_path, "--no-qr") as (first, lines):
+        watch = lines[-1].split("?token=")[1]
+        for argv in (["host", "--no-qr", "--port", "0", "--save", str(journal)],
+                     ["host", "--no-qr", "--port", "0", "--resume", "--save", str(journal)],
+                     ["play", "--resume", "--save", str(journal)]):
+            done = subprocess.run([str(EXE), *argv], capture_output=True, text=True,
+                                  timeout=30, check=False, stdin=subprocess.DEVNULL)
+            assert done.returncode == 2, done.stderr
+            assert done.stderr.count("\n") == 1, done.stderr
+            assert f"--save {journal}: another game is using it (process {first.pid})" \
+                in done.stderr
+            assert "--save FILE" in done.stderr
+            assert load(journal).meta["host"]["watch"] == watch  # the first host's, still
+            assert not journal.with_suffix(".previous.json").exists()
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(10) == 0
+    with host_process(tmp_path, "--no-qr", "--resume") as (again, _):  # free once it ended
+        again.send_signal(signal.SIGTERM)
+        assert again.wait(10) == 0
+
+
+def _hosted_journal(tmp_path: Path) -> Path:
+    from tests.net.helpers import host_config
+    from uno_attack.net.host import open_session
+
+    session = open_session(host_config(tmp_path, humans=("Ann", "Bob"), players=3))
+    session.close()
+    return tmp_path / "host.json"
+
+
+@pytest.mark.parametrize(("change", "key", "value"), [
+    (lambda t: t["seats"].update({"x": t["seats"].pop("1")}), "meta.host.seats.x", '"x"'),
+    (lambda t: t["seats"].update({"7": t["seats"].pop("1")}), "meta.host.seats.7", '"7"'),
+    (lambda t: t["seats"].update({"2": t["seats"].pop("1")}), "meta.host.seats.2", '"2"'),
+    (lambda t: t["seats"].update({"0": 123456789012345678901234}), "meta.host.seats.0",
+     "123456789012345678901234"),
+    (lambda t: t["seats"].update({"0": ""}), "meta.host.seats.0", '""'),
+    (lambda t: t.update({"watch": "a"}), "meta.host.watch", '"a"'),
+    (lambda t: t["seats"].update({"0": "n" * 21}), "meta.host.seats.0", '"nnnnnnnnn'),
+    (lambda t: t.update({"watch": t["seats"]["0"]}), "meta.host.watch", '"'),
+    (lambda t: t["seats"].update({"1": t["seats"]["0"]}), "meta.host.seats.1", '"'),
+])
+def test_resume_checks_every_token_before_listening(tmp_path: Path, change: Any, key: str,
+                                                    value: str) -> None:
+    """A non-numeric seat key, a seat beyond the table or of a bot, a numeric, empty,
+    1-character or short token, a token shared by two seats or by a seat and the watch:
+    one line naming the file, the key and the value, exit 2, nothing listened."""
+    import json
+
+    journal = _hosted_journal(tmp_path)
+    data = json.loads(journal.read_text())
+    change(data["meta"]["host"])
+    journal.write_text(json.dumps(data))
+    done = subprocess.run([str(EXE), "host", "--no-qr", "--port", "0", "--resume", "--save",
+                           str(journal)], capture_output=True, text=True, timeout=30,
+                          check=False, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert done.stdout == ""  # no URL: it never listened
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert f"{journal}: key '{key}'" in done.stderr
+    assert f"(got {value}" in done.stderr

@@ -258,10 +258,11 @@ def test_tokens_are_long_random_and_distinct(tmp_path: Path) -> None:
     from uno_attack.net.host import open_session
     config = host_config(tmp_path, humans=("Ann", "Bob", "Cy"), players=4)
     session = open_session(config)
-    tokens = [*session.tokens["seats"].values(), session.tokens["watch"]]
+    assert session.tokens is not None
+    tokens = [*session.tokens.seats.values(), session.tokens.watch]
     assert len(tokens) == len(set(tokens)) == 4
     assert all(len(t) * 6 >= 128 for t in tokens)  # URL-safe base64: 6 bits a character
-    assert sorted(session.tokens["seats"]) == ["0", "1", "2"]
+    assert sorted(session.tokens.seats) == [0, 1, 2]
     session.close()
 
 

@@ -45,7 +45,8 @@ def test_a_failed_write_keeps_the_last_save_and_says_why(tmp_path: Path) -> None
     assert journal.write("third") is None
     assert journal.failure is None
     assert path.read_text() == "third"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".game.json.lock", "game.json"]
+    journal.close()
 
 
 def test_stale_temp_files_of_dead_writers_are_removed_on_start(tmp_path: Path) -> None:

@@ -64,3 +64,48 @@ def test_button_events_reach_the_handler() -> None:
     launcher.button_pressed()
     assert seen == [1, 2]
     assert launcher.wait_for_button(timeout=0)
+
+
+@pytest.mark.parametrize("spec", ["sim", "sim:brutal", "gpio:emulated,scale=50",
+                                  "scripted:0,0,3,0,1,0,0"])
+def test_a_launcher_goes_on_from_its_state_as_json(spec: str) -> None:
+    """state() is plain JSON; restore() of it on a launcher opened anew gives the presses
+    (and the tension) the first one goes on with."""
+    import json
+
+    first = open_launcher(spec, seed=3)
+    for _ in range(5):
+        first.press(available=50)
+    state = json.loads(json.dumps(first.state()))
+    assert state == {"presses": 5}
+    again = open_launcher(spec, seed=3)
+    again.restore(state)
+    assert again.tension == first.tension
+    assert [again.press(available=50) for _ in range(2)] == \
+        [first.press(available=50) for _ in range(2)]
+    first.close()
+    again.close()
+
+
+def test_a_state_a_launcher_cannot_take_names_its_key_and_value() -> None:
+    for spec in ("sim", "scripted:1"):
+        with pytest.raises(LauncherError, match=r"state key 'presses' = -1 is not a count"):
+            open_launcher(spec).restore({"presses": -1})
+
+
+def test_a_launcher_that_remembers_nothing_takes_any_state() -> None:
+    from uno_attack.launcher import Launcher, PressResult
+
+    class Plain(Launcher):  # a backend that ejects what it is told, with no policy
+        tension = 0
+
+        def press(self, *, available: int | None = None) -> PressResult:
+            return PressResult(1, 1)
+
+        def eject(self, count: int, *, available: int | None = None) -> PressResult:
+            return PressResult(count, count)
+
+    plain = Plain()
+    assert plain.state() == {}
+    plain.restore({"presses": 12})
+    assert plain.press() == PressResult(1, 1)

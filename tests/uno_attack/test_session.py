@@ -8,7 +8,7 @@ import pytest
 
 from tests.tui.helpers import deal
 from uno_attack.actions import Action, Verb
-from uno_attack.bots import BasicBot, SmartBot
+from uno_attack.bots import BasicBot, RandomBot, SmartBot
 from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.options import Options
 from uno_attack.session import (
@@ -132,4 +132,91 @@ def test_resuming_a_classic_game_ejects_nothing(tmp_path: Path) -> None:
     resumed = Session.resume(GameConfig(save=save), launcher=again)
     assert resumed.game.snapshot() == session.game.snapshot()
     assert again.emulation.world.model.cards_out == 0  # type: ignore[attr-defined]
+    resumed.close()
+
+
+def _play_bots(session: Session, *, until: int) -> None:
+    """Bots play on as self-play does: each turn, then the first reaction to it."""
+    table = session.table
+    assert table is not None
+    while not table.over and table.actions < until:
+        event = table.bot_turn()
+        assert event is not None
+        if table.game.reactions_open():
+            table.bot_reactions(exclude=event.action.seat)
+
+
+@pytest.mark.parametrize(("bots", "seed"), [("random", 11), ("smart", 10)])  # long rounds
+def test_a_game_saved_and_resumed_plays_on_as_it_would_have(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bots: str, seed: int) -> None:
+    """Bots draw their dice by (seed, round, step, seat), so a resume that never asks them
+    again goes on with the very game: the same actions, presses and reloads to the end."""
+    import shutil
+
+    import uno_attack.session
+    from uno_attack.bots import make_bot
+
+    def quick_bot(*args: object, **kwargs: object) -> object:  # a search cut by playouts,
+        return make_bot(*args, playouts=12, budget_ms=1e9, **kwargs)  # never by the clock
+
+    monkeypatch.setattr(uno_attack.session, "make_bot", quick_bot)
+    save, copy = tmp_path / "game.json", tmp_path / "saved.json"
+    config = GameConfig(humans=[], players=3, bots=bots, seed=seed, launcher="sim", save=save)
+    session = Session(config)
+    session.start_round()
+    _play_bots(session, until=60)
+    assert session.table is not None
+    assert not session.table.over
+    shutil.copy(save, copy)
+    _play_bots(session, until=10_000)
+    played = session.table.record
+    assert len(played.steps) > 70
+
+    asked: list[int] = []
+    with monkeypatch.context() as patched:
+        for kind in (RandomBot, BasicBot, SmartBot):
+            for question in ("choose", "react"):
+                patched.setattr(kind, question, lambda self, game, seat, *_: asked.append(seat))
+        resumed = Session.resume(GameConfig(humans=[], save=copy))
+    assert asked == []  # no bot was asked anything again
+    assert resumed.table is not None
+    assert resumed.table.actions == 60
+    _play_bots(resumed, until=10_000)
+    again = resumed.table.record
+    assert [s.text for s in again.steps] == [s.text for s in played.steps]  # type: ignore[union-attr]
+    assert again.fires == played.fires
+    assert again.reloads == played.reloads
+    assert resumed.game.snapshot() == session.game.snapshot()
+    session.close()
+    resumed.close()
+
+
+def test_a_save_of_the_first_format_still_loads_and_plays_on(tmp_path: Path) -> None:
+    """A save as ``play`` wrote them in December 2026 (no match key, start time or points
+    by round; a match history since dropped) resumes where it stopped, and is written in
+    today's form from the next action on."""
+    import json
+    import shutil
+
+    from uno_attack.replay import replay
+    from uno_attack.transcript import load
+
+    save = tmp_path / "game.json"
+    shutil.copy(Path(__file__).parent / "data" / "save-format-1.json", save)
+    record = load(save)
+    assert "match_key" not in record.meta
+    assert "history" in record.meta["match"]
+    resumed = Session.resume(GameConfig(save=save))
+    assert resumed.table is not None
+    assert resumed.table.actions == len(record.steps)
+    assert resumed.game.snapshot() == replay(record).round.snapshot()
+    assert resumed.launcher.state() == {"presses": len(record.fires)}
+    seat = resumed.game.to_act
+    assert seat is not None
+    action = Action.press(seat) if resumed.is_human(seat) else resumed.bot_choice(seat)
+    resumed.perform(action, press=resumed.table.press_launcher()
+                    if action.verb is Verb.PRESS else None)
+    meta = json.loads(save.read_text())["meta"]
+    assert meta["match_key"] == resumed.match_key
+    assert len(json.loads(save.read_text())["steps"]) == len(record.steps) + 1
     resumed.close()

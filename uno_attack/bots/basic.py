@@ -29,10 +29,10 @@ rules of thumb are only about what a play is worth:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 
 from uno_attack.actions import Action, Verb
+from uno_attack.bots.dice import Dice
 from uno_attack.bots.odds import challenge_pays
 from uno_attack.bots.worlds import swaps_hands
 from uno_attack.cards import COLORS, Card, Color
@@ -57,7 +57,7 @@ class BasicBot:
                  forget_uno: float = 0.0) -> None:
         self.name = name
         self.forget_uno = forget_uno
-        self._forget_rng = random.Random(f"{seed}:forget")
+        self._forget_dice = Dice(f"{seed}:forget")
 
     # -- out of turn -----------------------------------------------------------------
     def react(self, game: Round, seat: int) -> Action | None:
@@ -165,12 +165,16 @@ class BasicBot:
         if len(game.hands[action.seat]) - len(action.cards) > 1 and \
                 kind.lays_down is None and not swaps_hands(kind):
             return action  # it will hold more than one card
-        if game.hand_after(action) == 1 and not self._forgets():
+        if game.hand_after(action) == 1 and not self._forgets(game, action.seat):
             return action.with_uno()
         return action
 
-    def _forgets(self) -> bool:
-        return self.forget_uno > 0 and self._forget_rng.random() < self.forget_uno
+    def _forgets(self, game: Round, seat: int) -> bool:
+        return self.forget_uno > 0 and \
+            self._forget_dice.at(game.steps, seat) < self.forget_uno
+
+    def recall(self, game: Round, seat: int, action: Action) -> None:
+        """It remembers nothing between decisions: each is read from the round."""
 
     # -- what a play is worth ----------------------------------------------------------
     def _worth(self, game: Round, action: Action, hand: _Hand) -> tuple[float, float]:

@@ -154,12 +154,19 @@ class SmartBot:
 
     # -- the table's questions -----------------------------------------------------------
     def react(self, game: Round, seat: int) -> Action | None:
-        memory = self._memory(seat, game)
-        memory.observe(game)
         action = self.reflex.react(game, seat)
         if action is not None:
-            memory.acted(game, action)
+            self.recall(game, seat, action)
         return action
+
+    def recall(self, game: Round, seat: int, action: Action) -> None:
+        """Remember an action of ``seat`` (not yet applied) as it remembers each of its
+        own: what it learns follows from the round at its actions alone, so a game
+        resumed from its save rebuilds its memory from the saved actions, without a search
+        (a reaction it does not make teaches it nothing until it next acts)."""
+        memory = self._memory(seat, game)
+        memory.observe(game)
+        memory.acted(game, action)
 
     def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
         started = self.clock()  # the cap counts what following the other seat takes

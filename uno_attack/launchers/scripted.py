@@ -6,11 +6,19 @@ Spec ``scripted:1,0,2``. When the script runs out, a press raises
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from sim_launcher.numbers import parse_int
 from uno_attack.errors import LauncherError
-from uno_attack.launcher import EjectResult, EjectStatus, Launcher, LauncherSettings, PressResult
+from uno_attack.launcher import (
+    EjectResult,
+    EjectStatus,
+    Launcher,
+    LauncherSettings,
+    LauncherState,
+    PressResult,
+    presses_of,
+)
 
 
 class ScriptExhausted(LauncherError):
@@ -36,6 +44,17 @@ class ScriptedLauncher(Launcher):
     @property
     def tension(self) -> int:
         return self._tension
+
+    def state(self) -> LauncherState:
+        return {"presses": self.position}
+
+    def restore(self, state: Mapping[str, int]) -> None:
+        """Go on after ``presses`` of the script (past its end: at its end), the tension
+        its empty presses left."""
+        self.position = min(presses_of(state, self.description), len(self.fires))
+        self._tension = 0
+        for asked in self.fires[:self.position]:
+            self._tension = self._tension + 1 if asked == 0 else 0
 
     def press(self, *, available: int | None = None) -> PressResult:
         self._check_open()

@@ -23,33 +23,21 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from aiohttp import web
 
 from uno_attack.errors import UnoAttackError
 from uno_attack.flow import Clock, FlowSettings, TableFlow
-from uno_attack.journal import SaveError, check_save_file, keep_previous
+from uno_attack.journal import SaveError, SaveLock, check_save_file, keep_previous
 from uno_attack.launcher import Launcher
 from uno_attack.net.server import HEARTBEAT_SECONDS, TableServer, new_token
-from uno_attack.saved_game import ResumeError
+from uno_attack.saved_game import HOST_KEY, HostTokens, ResumeError, read_saved_game
 from uno_attack.session import GameConfig, Session
 
-HOST_KEY = "host"  # the journal's meta key holding the tokens
 #: An HTTP connection that has not sent a whole request this long after it opened (or
 #: after its last one) is closed: slow or half-open requests hold nothing for long.
 HTTP_IDLE_SECONDS = 20.0
-
-
-class HostSession(Session):
-    """A session whose journal also keeps the table's secret tokens, so ``--resume`` opens
-    the same seats to the same join URLs."""
-
-    tokens: dict[str, Any]
-
-    def _meta(self) -> dict[str, Any]:
-        return {**super()._meta(), HOST_KEY: self.tokens}
 
 
 @dataclass
@@ -67,23 +55,31 @@ class HostConfig:
     http_idle: float = HTTP_IDLE_SECONDS
 
 
-def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> HostSession:
-    """A new match with fresh tokens, or the journal's match with its own tokens."""
+def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> Session:
+    """A new match with fresh tokens, or the journal's match with its own tokens (the
+    journal checked whole, tokens included, before anything listens)."""
     game = config.game
-    if config.resume:
-        session = HostSession.resume(game, launcher=launcher)
-        session.tokens = load_tokens(session, game.save)
-        return session
     assert game.save is not None
+    if config.resume:
+        saved = read_saved_game(game.save)
+        if saved.tokens is None:
+            raise ResumeError(f"{game.save} was not written by 'uno-attack host' (key "
+                              f"'meta.{HOST_KEY}', its tokens, is missing); 'uno-attack "
+                              f"play --resume --save FILE' goes on with it")
+        return Session.resume(game, launcher=launcher, saved=saved)
     try:
         check_save_file(game.save, flag="--save", make_folder=True)
     except SaveError as exc:
         raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
                              f"{exc.reason}") from None
-    keep_previous(game.save)  # a new table keeps the last journal, once, beside it
-    session = HostSession(game, launcher=launcher)
-    humans = [p for p, kind in enumerate(session.kinds) if kind == "human"]
-    session.tokens = {"seats": {str(p): new_token() for p in humans}, "watch": new_token()}
+    lock = SaveLock(game.save)  # before the last journal is moved aside
+    try:
+        keep_previous(game.save)  # a new table keeps the last journal, once, beside it
+        # the people sit first (Session): players 0 … len(humans)-1
+        tokens = HostTokens({p: new_token() for p in range(len(game.humans))}, new_token())
+        session = Session(game, launcher=launcher, tokens=tokens)
+    finally:
+        lock.release()  # the session's journal holds it now
     session.start_round()
     failure = session.journal.failure if session.journal is not None else None
     if failure is not None:
@@ -91,17 +87,6 @@ def open_session(config: HostConfig, *, launcher: Launcher | None = None) -> Hos
         raise UnoAttackError(f"--save {game.save}: cannot write the journal there: "
                              f"{failure.reason}")
     return session
-
-
-def load_tokens(session: Session, path: Path | None) -> dict[str, Any]:
-    meta = session.table.record.meta if session.table is not None else {}
-    tokens = meta.get(HOST_KEY)
-    seats = tokens.get("seats") if isinstance(tokens, dict) else None
-    if not isinstance(tokens, dict) or not isinstance(seats, dict) \
-            or not isinstance(tokens.get("watch"), str):
-        raise ResumeError(f"{path} was not written by 'uno-attack host' (no tokens in its "
-                          f"meta.{HOST_KEY})")
-    return tokens
 
 
 def lan_address() -> str:
@@ -157,14 +142,14 @@ def http_logger(say: Callable[[str], None]) -> logging.Logger:
     return logger
 
 
-def join_lines(flow: TableFlow, tokens: dict[str, Any], base: str) -> list[tuple[str, str]]:
+def join_lines(flow: TableFlow, tokens: HostTokens, base: str) -> list[tuple[str, str]]:
     """(label, URL) for every human seat and the watch, as settled point 1 prints them."""
     out = []
-    for player_text, token in tokens["seats"].items():
-        seat = flow.seat_of(int(player_text))
+    for player, token in tokens.seats.items():
+        seat = flow.seat_of(player)
         if seat is not None:
             out.append((f"join {flow.name(seat)} (seat {seat})", f"{base}/?token={token}"))
-    out.append(("watch", f"{base}/?token={tokens['watch']}"))
+    out.append(("watch", f"{base}/?token={tokens.watch}"))
     return out
 
 
@@ -188,8 +173,10 @@ class Host:
                 f"⚠ {failure}; the table goes on" if failure else "saved again")
         self.flow = TableFlow(self.session, config.flow, clock=clock)
         tokens = self.session.tokens
-        self.server = TableServer(self.flow, {int(p): t for p, t in tokens["seats"].items()},
-                                  tokens["watch"], log=self.say, heartbeat=config.heartbeat)
+        assert tokens is not None  # open_session made or read them
+        self.tokens: HostTokens = tokens
+        self.server = TableServer(self.flow, dict(self.tokens.seats), self.tokens.watch,
+                                  log=self.say, heartbeat=config.heartbeat)
         self.runner: web.AppRunner | None = None
         self.failure = ""  # why the table loop ended by itself, if it did
         self.stopping = asyncio.Event()
@@ -219,7 +206,7 @@ class Host:
         address = lan_address() if self.config.lan else "127.0.0.1"
         self.task = asyncio.create_task(self.flow.run())
         self.task.add_done_callback(self._table_ended)
-        return join_lines(self.flow, self.session.tokens, f"http://{address}:{self.port}")
+        return join_lines(self.flow, self.tokens, f"http://{address}:{self.port}")
 
     def _table_ended(self, task: asyncio.Task[None]) -> None:
         """The table loop ended by itself: a fault. Say what it was, and close the host."""
