@@ -162,8 +162,9 @@ class UlpLink:
         return self._session.info
 
     def ensure_hello(self) -> None:
-        """Say HELLO if the board may not know our session (new boot, reconnect)."""
-        if self._session.need_hello or self._session.info is None:
+        """Say HELLO if the board may not know our session (new boot, reconnect), or
+        held press numbers wait for its boot."""
+        if self._session.need_hello or self._session.info is None or self._presses.doubtful:
             self.hello()
 
     def status(self) -> ulp.Message:
@@ -227,6 +228,8 @@ class UlpLink:
                 self._on_event[msg.verb](msg)
             else:
                 self._on_reply(msg)
+            if msg.verb != "PRESS":
+                self._presses.other_line()
             inbox.cond.notify_all()
 
     def _lost(self) -> None:
@@ -239,7 +242,8 @@ class UlpLink:
     # -- dispatch (with the inbox's lock held) -------------------------------------------
     def _on_boot(self, msg: ulp.Message) -> None:
         if self._session.boot_seen(msg.fields["boot"]):
-            self._rebooted()
+            self.stats.reboots = self._session.reboots
+            self._presses.rebooted()
         self._session.need_hello = True
 
     def _on_press(self, msg: ulp.Message) -> None:
@@ -263,13 +267,12 @@ class UlpLink:
             self._inbox.put(msg)
 
     def _hello_reply(self, msg: ulp.Message) -> None:
-        if self._session.hello_seen(msg):
-            self._rebooted()
+        new = self._session.hello_seen(msg)
+        if new:
+            self.stats.reboots = self._session.reboots
+        self._presses.boot_heard(new=new)
 
     def _status_reply(self, msg: ulp.Message) -> None:
         if self._presses.seen(msg.fields["presses"], from_status=True):
             self._session.need_hello = True
 
-    def _rebooted(self) -> None:
-        self.stats.reboots = self._session.reboots
-        self._presses.rebooted()

@@ -868,6 +868,26 @@ class TestHost:
         finally:
             link.close()
 
+    def test_a_lower_number_of_the_same_boot_counts_nothing_twice(self,
+                                                                  fake: FakeBoard) -> None:
+        """A damaged line that passed the CRC (``PRESS 12`` that lost its ``2``) looks like
+        a new power-up's; the HELLO shows the same boot, so the count goes on from 12."""
+        link = opened(fake)
+        got: list[int] = []
+        link.on_press = got.append
+        try:
+            fake.send("PRESS 12")          # 1 to 11 were lost
+            fake.send("PRESS 1")
+            fake.send("PRESS 13")
+            fake.presses = 13
+            link.status()                  # its reply comes after the PRESS lines: then
+            link.status()                  # the HELLO before this one names the same boot
+            assert link.presses == 13
+            assert link.stats.reboots == 0
+            assert wait(lambda: sum(got) == 13)
+        finally:
+            link.close()
+
     def test_a_new_boot_makes_an_unfinished_eject_unknown(self, fake: FakeBoard) -> None:
         link = opened(fake, retry_s=0.05, poll_s=0.05)
         rebooted: list[float] = []

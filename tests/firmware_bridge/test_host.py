@@ -215,3 +215,55 @@ class TestNoisyLine:
         assert board.world.model.cards_out == 2 * PRESSES
         assert presses == PRESSES == board.stats.presses  # and none lost
         assert board.stats.to_host.flipped > 50        # the line really was noisy
+
+
+class BootLineLost(EmulatedBoard):
+    """A board whose ``BOOT`` line is lost once ``deaf_to_boot`` is set: a restart unheard."""
+
+    deaf_to_boot = False
+
+    def transmit(self, data: bytes) -> None:
+        if self.deaf_to_boot and data.startswith(b"BOOT "):
+            return
+        super().transmit(data)
+
+
+class TestRestartUnheard:
+    """Regression: with the ``BOOT`` line of a restart lost, the new power-up's presses
+    above the old count were counted against it, then again from 0 once a ``HELLO`` showed
+    the new boot: 3 presses, a restart, 4 more, and the host counted 8 (and asked an eject
+    for the one nobody pressed). The new power-up's ``PRESS 1`` after the old one's
+    ``PRESS 1`` and a ``STATUS`` was taken for a repeat: that press was lost, and the
+    restart never noticed."""
+
+    @pytest.mark.parametrize(("before", "after"), [(3, 4), (1, 2)])
+    def test_presses_count_per_power_up(self, tmp_path: Path, before: int,
+                                        after: int) -> None:
+        params = DispenserParams(jam_probability=0.0)
+        with BootLineLost(link=tmp_path / "board", seed=3, time_scale=20,
+                          params=params) as board:
+            # no idle pings: the host hears the new boot only when it next asks
+            link = UlpLink(board.port, retry_s=0.05, poll_s=0.05, ping_s=60)
+            got: list[int] = []
+            link.on_press = got.append
+            link.open()
+            try:
+                board.press_button(before)
+                assert wait_for(lambda: link.presses == before)
+                link.status()              # a line between: no PRESS after it is a copy
+                board.deaf_to_boot = True
+                old = board.firmware
+                board.reboot()
+                assert wait_for(lambda: board.firmware is not old)  # the new power-up
+                board.press_button(after)
+                assert board.wait_idle()
+                assert wait_for(lambda: board.firmware.presses == after)
+                link.status()              # its reply comes after the PRESS lines: then
+                link.status()              # the HELLO before this one shows the new boot
+                assert link.stats.reboots == 1
+                presses = link.presses
+            finally:
+                link.close()
+        assert board.stats.reboots == 1
+        assert presses == before + after == board.stats.presses
+        assert sum(got) == before + after  # the game is told of each press once
