@@ -2,9 +2,9 @@
 
 One thread owns everything (pty, firmware, world), as the board's main loop would: it
 reads what the host wrote, steps the world (:class:`sim_launcher.world.DispenserWorld`)
-from one sensor change to the next up to ``time_scale × real time``, and polls the
-firmware after each step. Any serial program can open the pty's slave end (or the
-``link`` symlink).
+from one sensor change or firmware timer (``Firmware.next_tick``) to the next, up to
+``time_scale × real time``, and polls the firmware after each step. Any serial program
+can open the pty's slave end (or the ``link`` symlink).
 
 Faults: on the wire, line noise, dropped bytes, repeated and lost lines
 (:mod:`firmware_bridge.faults`), a disconnect and reconnect of the port; of the board, a
@@ -38,7 +38,6 @@ from firmware_bridge.firmware.hal import Hal
 from sim_launcher.physical import DispenserParams
 from sim_launcher.world import DispenserWorld
 
-ACTIVE_STEP_MS = 5.0       # the longest model step while the firmware has a timer running
 BOOT_MS = 300.0            # a board that restarts is deaf this long (MicroPython boots)
 
 
@@ -324,12 +323,14 @@ class EmulatedBoard:
         """How far the world may step before the firmware must look again."""
         if self._booting_until is not None:
             return max(self._booting_until - self.world.model.now_ms, 0.0)
-        step = ACTIVE_STEP_MS if self.firmware.busy else math.inf
-        deadline = self.firmware.motor_deadline()
+        tick = self.firmware.next_tick()
         now = self.world.model.now_ms
-        if deadline is not None and deadline > now:
-            step = min(step, deadline - now)  # never past a motor limit
-        return step
+        if tick is None:
+            return math.inf   # only a sensor change or an action can make it act
+        due = math.ceil(tick)   # the first whole tick (what the HAL reads) at or past it
+        if due <= now:
+            return 1.0        # due, and the poll just made did not clear it: the next tick
+        return due - now      # exactly to its next timer: never past a motor limit
 
     def _keep_books(self) -> None:
         """Which job started, what it really put out, how it ended."""

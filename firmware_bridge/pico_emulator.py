@@ -82,7 +82,7 @@ class Pico:
     """One power-up of the emulated Pico: a MicroPython process, synced poll by poll.
 
     It stands where the CPython board has its ``board.Firmware``: ``poll()``, ``job``,
-    ``boot``, ``session``, ``busy`` and ``motor_deadline()`` mean the same.
+    ``boot``, ``session``, ``busy`` and ``next_tick()`` mean the same.
     """
 
     def __init__(self, emulator: PicoBoard) -> None:
@@ -95,7 +95,7 @@ class Pico:
         self.mode = "boot"
         self.reset = False
         self.leaving = False   # its REPL runs here, in MicroPython (see poll)
-        self._deadline: int | None = None
+        self._next_tick: int | None = None
         self._starts = -1
         self._levels = {"in1": 0, "in2": 0, "pwm": 0}
         self.proc = subprocess.Popen(
@@ -150,17 +150,17 @@ class Pico:
         if reply.get("reset"):
             self.reset = True
 
-    def motor_deadline(self) -> int | None:
-        return self._deadline
+    def next_tick(self) -> int | None:
+        return self._next_tick
 
     def _take_probe(self, probe: list[Any] | None) -> None:
         if probe is None:
             self.busy = False
-            self._deadline = None
+            self._next_tick = None
             if self.mode != "run":
                 self.job = None
             return
-        starts, self.boot, self.session, self.busy, self._deadline, job = probe
+        starts, self.boot, self.session, self.busy, self._next_tick, job = probe
         if job is None:
             self.job = None
         else:

@@ -141,6 +141,30 @@ class Firmware:
             ticks.append(now + job.wait_ms(now))
         return min(ticks) if ticks else None
 
+    def next_tick(self):
+        """The tick at which :meth:`poll` next has a timer to act on, or None.
+
+        The motor's (:meth:`motor_deadline`), a job settling, the beam filter, the beep,
+        the sensor fault: between an input's changes and this tick a poll changes
+        nothing, so the emulator polls exactly then (a board's main loop polls much
+        faster than a tick, and finds the same).
+        """
+        ticks = []
+        motor = self.motor_deadline()
+        if motor is not None:
+            ticks.append(motor)
+        job = self.job
+        if job is not None and job.status is not None and not job.finished:
+            now = self.hal.ticks_ms()
+            ticks.append(now + job.wait_ms(now))
+        if self.beam_raw != self.beam:
+            ticks.append(self.beam_since + BEAM_FILTER_MS)
+        if self.beep_since is not None:
+            ticks.append(self.beep_since + dispenser.FIRE_BEEP_MS)
+        if self.beam and job is None and not self.motor_on and not self.sensor_fault:
+            ticks.append(self.beam_changed + SENSOR_MS)
+        return min(ticks) if ticks else None
+
     @property
     def busy(self):
         """True while a timer is running (a job, a filtered input, a beep): poll often."""

@@ -35,7 +35,7 @@ def probe():
         return None
     fw = _firmware[0]
     job = fw.job
-    return [fw.starts, fw.boot, fw.session, fw.busy, fw.motor_deadline(),
+    return [fw.starts, fw.boot, fw.session, fw.busy, fw.next_tick(),
             None if job is None else [job.verb, job.rid, job.want, job.count, job.status]]
 
 
