@@ -2,8 +2,13 @@
 
 The files are ``image.files()`` (``dispenser.py``'s link resolved to its file). A board
 that runs the firmware is first asked to leave it for its REPL (the ``REPL`` request), so
-nobody has to hold its button; ``mpremote`` copies the files, reads every one back to
-compare it, and resets the board, and the flash is done when the board answers ``PING``.
+nobody has to hold its button; ``mpremote`` removes what the firmware owns and the image
+no longer has, copies the files, reads every one back to compare it, and resets the
+board, and the flash is done when the board answers ``PING``.
+
+The firmware owns ``main.py``, the folder ``firmware/`` and its ``repl.flag``: anything
+else in ``firmware/`` (a module since removed, a ``.mpy`` compiled from an old one)
+goes. A maker's own files beside them stay, and are named.
 """
 
 from __future__ import annotations
@@ -49,6 +54,9 @@ def flash(port: str, *, log: bool = True) -> None:
         stage, back = Path(tmp) / "stage", Path(tmp) / "back"
         image.write(stage)
         (back / "firmware").mkdir(parents=True)
+        removed, others = _prune(port, files)
+        if removed:
+            _say(log, f"removed {len(removed)} stale firmware file(s): {', '.join(removed)}")
         _say(log, f"copying {len(files)} files to {port}")
         mpremote(port, "fs", "cp", "-r", str(stage / "firmware"), ":",
                  "+", "fs", "cp", str(stage / "main.py"), ":main.py")
@@ -60,6 +68,8 @@ def flash(port: str, *, log: bool = True) -> None:
             if (back / name).read_bytes() != source.read_bytes():
                 raise FlashError(f"{name} on the board differs from {source} after copying")
         _say(log, "every file read back the same; resetting the board")
+        if others:
+            _say(log, f"left on the board, not the firmware's: {', '.join(others)}")
         mpremote(port, "reset")
     wait_for_pong(port)
     _say(log, f"the board on {port} runs the firmware: it answered PING")
@@ -72,7 +82,8 @@ def ask_for_repl(port: str) -> None:
             link.write(b"\n" + ulp.frame(ulp.build_request("REPL", 1)))
             deadline = time.monotonic() + 1.0
             heard = b""
-            while time.monotonic() < deadline and ulp.frame("OK 1") not in heard:
+            while time.monotonic() < deadline and ulp.frame("OK 1") not in heard \
+                    and b">>> " not in heard:   # already at its REPL: nothing to wait for
                 heard += link.read(256)
     except serial.SerialException as exc:
         raise FlashError(f"{port}: cannot open the port: {exc}") from None
@@ -80,8 +91,47 @@ def ask_for_repl(port: str) -> None:
         _wait_for_port(port)   # it restarts into its REPL (a real one leaves the USB bus)
 
 
-def mpremote(port: str, *args: str) -> None:
-    """Run ``mpremote connect PORT ARGS…``; its error, in one line, when it fails."""
+# Run on the board (MicroPython): the firmware's files that the image no longer has go;
+# the names at the top that are not the firmware's are listed.
+PRUNE = """
+import os
+KEEP = %r
+def prune(folder):
+    for entry in os.ilistdir(folder):
+        path = folder + "/" + entry[0]
+        if entry[1] & 0x4000:
+            prune(path)
+            if not os.listdir(path):
+                os.rmdir(path)
+        elif path not in KEEP:
+            os.remove(path)
+            print("removed", path)
+for name in sorted(os.listdir()):
+    if name == "firmware" and os.stat(name)[0] & 0x4000:
+        prune(name)
+    elif name == "repl.flag":
+        os.remove(name)
+    elif name not in KEEP:
+        print("other", name)
+"""
+
+
+def _prune(port: str, files: dict[str, Path]) -> tuple[list[str], list[str]]:
+    """Remove the firmware's stale files; the stale ones and the maker's own, by name."""
+    out = mpremote(port, "exec", PRUNE % sorted(files))
+    removed, others = [], []
+    for line in out.splitlines():
+        what, _, name = line.strip().partition(" ")
+        if what == "removed":
+            removed.append(name)
+        elif what == "other":
+            others.append(name)
+    return sorted(removed), others
+
+
+def mpremote(port: str, *args: str) -> str:
+    """Run ``mpremote connect PORT ARGS…``: its output; its error, in one line, when it
+    fails."""
     try:
         run = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, *args],
                              capture_output=True, text=True, timeout=MPREMOTE_S, check=False)
@@ -90,6 +140,7 @@ def mpremote(port: str, *args: str) -> None:
     if run.returncode != 0:
         lines = (run.stderr or run.stdout).strip().splitlines() or ["no output"]
         raise FlashError(f"mpremote on {port} failed: {lines[-1]}")
+    return run.stdout
 
 
 def wait_for_pong(port: str, timeout: float = ANSWER_S) -> None:

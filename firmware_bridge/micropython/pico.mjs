@@ -52,7 +52,7 @@ function readLine() {
 }
 
 function writeLine(obj) {
-  const data = Buffer.from(JSON.stringify(obj) + "\n", "latin1");
+  const data = Buffer.from(JSON.stringify(obj) + "\n", "utf8");   // bytes past 127 too
   let done = 0;
   while (done < data.length) {
     try {
@@ -184,11 +184,41 @@ store(FS, FLASH, hostFlash);
 answer({ probe: null, mode: "repl" });
 let raw = false;        // the raw REPL (Ctrl-A), where mpremote works …
 let rawEmpty = true;    // … with nothing typed since its prompt
+let paste = null;       // the code of a raw paste, while it comes in …
+let windowLeft = 0;     // … and the bytes the host may send before the next window
+const WINDOW = 128;     // the RP2040 port's: half its 256-byte stdin buffer
+
+// The raw REPL runs the pasted code, as the RP2040 port's does; its "OK" is not said in
+// raw-paste mode (the host had the code's end acknowledged instead).
+function runPaste(code) {
+  for (const b of code) mp.replProcessChar(b);
+  const at = serial.length;
+  mp.replProcessChar(4);
+  if (serial[at] === 79 && serial[at + 1] === 75) serial.splice(at, 2);
+}
+
 for (;;) {
   take(JSON.parse(readLine()));
   let ran = false;
   while (rx.length) {
     const c = rx.shift();
+    if (paste !== null) {
+      // Raw-paste mode: the code with the RP2040 port's flow control (one 0x01 per window
+      // taken in), up to Ctrl-D, acknowledged with Ctrl-D; Ctrl-C drops it.
+      if (c === 4 || c === 3) {
+        serial.push(4);
+        runPaste(c === 4 ? paste : Buffer.from("raise KeyboardInterrupt"));
+        paste = null;
+        ran = true;
+        continue;
+      }
+      paste.push(c);
+      if (--windowLeft === 0) {
+        serial.push(1);
+        windowLeft = WINDOW;
+      }
+      continue;
+    }
     if (raw && rawEmpty && c === 4) {
       // Ctrl-D on an empty raw REPL: a soft reset, as the RP2040 port does it (the
       // WebAssembly port has none); main.py is not run from the raw REPL.
@@ -198,10 +228,13 @@ for (;;) {
       continue;
     }
     if (raw && rawEmpty && c === 5 && rx[0] === 65 && rx[1] === 1) {
-      // Ctrl-E A Ctrl-A asks for raw-paste mode: this port has none, and says so as a
-      // port without it does ("R", 0), so mpremote sends its code the plain way.
+      // Ctrl-E A Ctrl-A asks for raw-paste mode. The WebAssembly port's REPL cannot wait
+      // for the code it reads, so the harness takes it in as the RP2040 port does: "R",
+      // 1, the window size (two windows free), then the code.
       rx.splice(0, 2);
-      serial.push(82, 0);
+      serial.push(82, 1, WINDOW & 0xff, WINDOW >> 8, 1);
+      paste = [];
+      windowLeft = WINDOW;
       continue;
     }
     if (c === 1) raw = true;

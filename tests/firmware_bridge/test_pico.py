@@ -151,8 +151,14 @@ def _flash(port: Path) -> subprocess.CompletedProcess[str]:
                           check=False, stdin=subprocess.DEVNULL)
 
 
+def _on_board(flash: Path) -> set[str]:
+    return {str(p.relative_to(flash)) for p in flash.rglob("*") if p.is_file()}
+
+
 def test_flash_a_blank_pico_then_reflash_it_running(tmp_path: Path) -> None:
-    """Blank → flash → it boots and speaks ULP/1; running → re-flash (no button) → boots."""
+    """Blank → flash → it holds exactly the firmware, boots and speaks ULP/1; running, with
+    stale firmware files and a maker's own → re-flash (no button) → the stale ones are
+    gone, the maker's kept and named, and it boots."""
     flash = tmp_path / "flash"
     flash.mkdir()
     with PicoBoard(link=tmp_path / "pico", flash=flash, time_scale=20.0) as board:
@@ -160,20 +166,34 @@ def test_flash_a_blank_pico_then_reflash_it_running(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stderr
         assert "every file read back the same" in run.stdout
         assert "answered PING" in run.stdout
-        on_board = {str(p.relative_to(flash)) for p in flash.rglob("*") if p.is_file()}
-        assert on_board == set(image.files())
+        assert "removed" not in run.stdout
+        assert "left on the board" not in run.stdout
+        assert _on_board(flash) == set(image.files())
         for name, source in image.files().items():
             assert (flash / name).read_bytes() == source.read_bytes(), name
         assert not (flash / "firmware" / "dispenser.py").is_symlink()
         wire = Wire(board.port)
         assert wire.ask("PING 5") == "PONG 5"
         wire.close()
-        reboots = board.stats.reboots
+    # What an older firmware left (a module since removed, one compiled to .mpy, in a
+    # folder), and a maker's own file: on the board's flash while it is off.
+    stale = ["firmware/old.py", "firmware/ulp.mpy", "firmware/extra/more.py"]
+    for name in [*stale, "notes.txt"]:
+        (flash / name).parent.mkdir(parents=True, exist_ok=True)
+        (flash / name).write_text("# not this firmware's\n")
+    with PicoBoard(link=tmp_path / "pico", flash=flash, time_scale=20.0) as board:
+        wire = Wire(board.port)
+        assert wire.ask("PING 6") == "PONG 6"    # running the firmware: no button held
+        wire.close()
         again = _flash(board.link)  # type: ignore[arg-type]
         assert again.returncode == 0, again.stderr
-        assert board.stats.reboots >= reboots + 2   # to its REPL, then the reset
+        assert board.stats.reboots >= 2   # to its REPL, then the reset
+        assert f"removed 3 stale firmware file(s): {', '.join(sorted(stale))}" in again.stdout
+        assert "left on the board, not the firmware's: notes.txt" in again.stdout
+        assert _on_board(flash) == {*image.files(), "notes.txt"}
+        assert not (flash / "firmware" / "extra").exists()
         wire = Wire(board.port)
-        assert wire.ask("PING 6") == "PONG 6"
+        assert wire.ask("PING 7") == "PONG 7"
         wire.close()
 
 
