@@ -20,7 +20,8 @@ drives, and files it writes land in the flash folder.
 
 The WebAssembly port grows its heap instead of collecting while Python code runs (it can
 only collect when the code returns to JavaScript, which a firmware's main loop never
-does): ``heap_kb`` is the heap it starts with, not a limit.
+does): ``heap_kb`` is the heap it starts with, not a limit. :meth:`PicoBoard.heap_after_collect`
+halts the idle firmware to collect and read it, as a debugger would.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import json
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -136,10 +138,16 @@ class Pico:
         if hopper is not None:
             levels[hopper] = 0 if model.hopper_empty else 1
         rx, board.rx = bytes(board.rx), bytearray()
-        tick = {"t": int(model.now_ms), "pins": levels, "rx": rx.decode("latin-1"),
-                "limit_ms": board.limit_ms}
+        tick: dict[str, Any] = {"t": int(model.now_ms), "pins": levels,
+                                "rx": rx.decode("latin-1"), "limit_ms": board.limit_ms}
+        if board.want_heap and self.mode == "run" and not self.busy and self.job is None:
+            tick["halt"] = True
+            board.want_heap = False
         self._send(tick)
         reply = self._receive()
+        if "heap" in reply:
+            board.heap = (int(reply["heap"][0]), int(reply["heap"][1]))
+            board.heap_read.set()
         self.mode = str(reply["mode"])
         self._take_probe(reply.get("probe"))   # the books are right before a line leaves
         for entry in reply["out"]:
@@ -238,6 +246,9 @@ class PicoBoard(EmulatedBoard):
         self.flash = Path(flash)
         self.heap_kb = heap_kb
         self.banner = ""
+        self.want_heap = False
+        self.heap: tuple[int, int] | None = None
+        self.heap_read = threading.Event()
         super().__init__(**options)
 
     def close(self) -> None:
@@ -245,6 +256,18 @@ class PicoBoard(EmulatedBoard):
         self.pico.close()
         if self._own_flash is not None:
             shutil.rmtree(self._own_flash, ignore_errors=True)
+
+    def heap_after_collect(self, timeout: float = 10.0) -> tuple[int, int]:
+        """``(gc.mem_alloc(), gc.mem_free())`` after a collection, as a debugger halting
+        the core would read them: at the next pass of the firmware's main loop with no
+        job running, it is halted, collected, read, and runs on (``micropython/rp2.py``)."""
+        self.heap_read.clear()
+        self.heap = None
+        self.want_heap = True
+        if not self.heap_read.wait(timeout) or self.heap is None:
+            raise PicoError(f"the emulated Pico was not idle within {timeout:g} s "
+                            "to read its heap")
+        return self.heap
 
     @property
     def at_repl(self) -> bool:

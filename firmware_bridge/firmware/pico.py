@@ -109,9 +109,13 @@ def run():
     hal = PicoHal()
     if hal.button_down():
         return  # maintenance: leave the REPL to mpremote
-    micropython.kbd_intr(-1)
     dog = machine.WDT(timeout=WATCHDOG_MS)
-    firmware = board.Firmware(hal, SETTINGS)
+    serve(hal, board.Firmware(hal, SETTINGS), dog)
+
+
+def serve(hal, firmware, dog):
+    """The main loop, one pass per watchdog feed, until a ``REPL`` request."""
+    micropython.kbd_intr(-1)
     try:
         while not firmware.leaving:
             firmware.poll()

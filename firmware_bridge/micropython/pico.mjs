@@ -4,10 +4,12 @@
 //   node pico.mjs --flash DIR [--heap BYTES]
 //
 // One JSON line each way per sync. The emulator sends the inputs of a moment of model time
-// ({"t": ms, "pins": {gp: level}, "rx": latin-1 bytes, "limit_ms": n}); the board runs until
+// ({"t": ms, "pins": {gp: level}, "rx": latin-1 bytes, "limit_ms": n}, and "halt": true to
+// read the heap of an idle firmware, as rp2.py tells); the board runs until
 // its next sync (one pass of the firmware's main loop, or the REPL taking the bytes) and
 // answers with what it did, in order ({"out": [["s", bytes] | ["p", gp, level] |
-// ["w", gp, duty_u16]], "probe": ..., "mode": "run" | "repl", "reset": bool}).
+// ["w", gp, duty_u16]], "probe": ..., "mode": "run" | "repl", "reset": bool}, after a halt
+// "heap": [gc.mem_alloc(), gc.mem_free()] read after a collection).
 // The first line it writes is {"banner": ...}, before it reads anything.
 import crypto from "crypto";
 import fs from "fs";
@@ -85,10 +87,14 @@ function take(tick) {
   for (const c of Buffer.from(tick.rx, "latin1")) rx.push(c);
 }
 
+let halted = false;   // the firmware was halted between two passes (rp2.py: _Halt) …
+let heapRead = null;  // … and its heap read after a collection, for the next answer
+
 function answer(extra) {
   flushSerial();
-  writeLine({ out, ...extra });
+  writeLine({ out, ...extra, ...(heapRead ? { heap: heapRead } : {}) });
   out = [];
+  heapRead = null;
 }
 
 // -- the flash: the host folder, copied in at power-up and written back ---------------------
@@ -152,10 +158,14 @@ mp.registerJsModule("_wire", {
   write_pwm: (gp, duty) => { flushSerial(); out.push(["w", gp, duty]); },
   rx_ready: () => rx.length > 0,
   limit_ms: () => limitMs,
-  sync: (probe) => {
+  sync: (probe) => {   // true: halt the firmware here (the emulator reads its heap)
     answer({ probe: JSON.parse(probe), mode: "run" });
-    take(JSON.parse(readLine()));
+    const tick = JSON.parse(readLine());
+    take(tick);
+    return Boolean(tick.halt);
   },
+  halted: () => { halted = true; },
+  heap: (alloc, free) => { heapRead = [alloc, free]; },
   urandom: (n) => [...crypto.getRandomValues(new Uint8Array(n))],
   reset,
 });
@@ -177,6 +187,15 @@ sys.path.remove("${ROM}")
 del sys.modules["rp2"]
 rp2.boot()
 `);
+// A halt: back in JavaScript, where this port collects. gc.collect() asks for a
+// collection, made as the call returns here; then the heap is read, and the firmware's
+// main loop runs on.
+while (halted) {
+  halted = false;
+  mp.runPython("import gc\ngc.collect()");
+  mp.runPython("import gc, _wire\n_wire.heap(gc.mem_alloc(), gc.mem_free())");
+  mp.runPython("rp2.resume()");
+}
 
 // main.py has ended (or there is none): the REPL, as on the Pico.
 mp.replInit();

@@ -9,6 +9,13 @@ sync: the firmware's main loop feeds the watchdog once per pass, as on a Pico.
 
 The probe (:func:`probe`) reads the running firmware's state for the emulator's books, as
 a debugger would over SWD; it never changes what the firmware does.
+
+The heap, as a debugger halting the core would read it: this port collects garbage only
+when Python returns to JavaScript (its heap grows meanwhile), and the firmware's main
+loop never returns. So when the emulator asks, between two passes of an idle firmware,
+``WDT.feed()`` raises :class:`_Halt` out of ``main.py``; the harness collects and reads
+``gc.mem_alloc()``/``gc.mem_free()``, and :func:`resume` runs the firmware's own main
+loop (``pico.serve``) again on the same ``Firmware``, every byte of its state kept.
 """
 
 import builtins
@@ -27,6 +34,11 @@ class _Module:
 
 
 _firmware = []   # the Firmware of this power-up, once main.py made it
+_dog = []        # its watchdog
+
+
+class _Halt(BaseException):
+    """The emulator halts the idle firmware between two passes, to read its heap."""
 
 
 def probe():
@@ -99,9 +111,11 @@ class PWM:
 class WDT:
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
+        _dog[:] = [self]
 
     def feed(self):
-        _wire.sync(json.dumps(probe()))
+        if _wire.sync(json.dumps(probe())):
+            raise _Halt()
 
 
 def reset():
@@ -212,8 +226,22 @@ def boot():
             source = f.read()
     except OSError:
         return   # a blank board: straight to the REPL
+    _main(lambda: exec(compile(source, "main.py", "exec"), {"__name__": "__main__"}))
+
+
+def resume():
+    """After a halt: the firmware's own main loop again, on the same firmware."""
+    from firmware import pico
+    firmware = _firmware[0]
+    _main(lambda: pico.serve(firmware.hal, firmware, _dog[0]))
+
+
+def _main(run):
+    """Run the firmware until it ends (a traceback goes to the serial) or is halted."""
     try:
-        exec(compile(source, "main.py", "exec"), {"__name__": "__main__"})
+        run()
+    except _Halt:
+        _wire.halted()
     except BaseException as exc:
         text = io.StringIO()
         sys.print_exception(exc, text)
