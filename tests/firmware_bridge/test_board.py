@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.firmware import board as fw
 from firmware_bridge.firmware import ulp
+from firmware_bridge.firmware.hal import Hal
 from sim_launcher.physical import DispenserParams
 
 from .conftest import FAST, Terminal, wait_for
@@ -242,3 +244,97 @@ class TestStatusAndEvents:
 
 def test_limits_are_consistent() -> None:
     assert fw.LIMIT_MS > fw.MAX_MS >= fw.MOTOR_MAX_MS
+
+
+class PinsHal(Hal):
+    """Pins a test sets by hand, and a clock it moves: to see when the firmware acts."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.beam = False
+        self.motor = 0
+        self.sent = b""
+        self.rx = b""
+
+    def ticks_ms(self) -> int:
+        return self.now
+
+    def ticks_diff(self, later: int, earlier: int) -> int:
+        return later - earlier
+
+    def set_motor(self, duty: int) -> None:
+        self.motor = duty
+
+    def set_led(self, on: bool) -> None:
+        pass
+
+    def set_buzzer(self, on: bool) -> None:
+        pass
+
+    def beam_blocked(self) -> bool:
+        return self.beam
+
+    def button_down(self) -> bool:
+        return False
+
+    def hopper_empty(self) -> bool | None:
+        return None
+
+    def read(self) -> bytes:
+        data, self.rx = self.rx, b""
+        return data
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    def boot_id(self) -> str:
+        return "0000CAFE"
+
+
+class TestNextTick:
+    """The emulator polls only at input changes and at ``next_tick``: a poll before it must
+    change nothing, and the firmware must act at it."""
+
+    @staticmethod
+    def until_it_acts(firmware: fw.Firmware, hal: PinsHal) -> tuple[int, int]:
+        """Poll tick by tick from now: (the tick it said, the tick it did something)."""
+        tick = firmware.next_tick()
+        assert tick is not None
+        before = (hal.sent, firmware.beam, firmware.beep_since, hal.motor)
+        while (hal.sent, firmware.beam, firmware.beep_since, hal.motor) == before:
+            hal.now += 1
+            firmware.poll()
+        return math.ceil(tick), hal.now
+
+    def test_idle_with_the_beam_clear_has_no_timer(self) -> None:
+        firmware = fw.Firmware(PinsHal())
+        firmware.poll()
+        assert firmware.next_tick() is None
+
+    def test_the_beam_filter_then_the_sensor_fault(self) -> None:
+        hal = PinsHal()
+        firmware = fw.Firmware(hal)
+        firmware.poll()
+        hal.now, hal.beam = 100, True
+        firmware.poll()
+        said, acted = self.until_it_acts(firmware, hal)   # the beam filter
+        assert said == acted == 100 + fw.BEAM_FILTER_MS
+        assert firmware.beam
+        said, acted = self.until_it_acts(firmware, hal)   # blocked while idle
+        assert said == acted == 100 + fw.BEAM_FILTER_MS + fw.SENSOR_MS
+        assert hal.sent.endswith(ulp.frame("FAULT sensor"))
+        assert firmware.next_tick() is None               # said once per blocking
+
+    def test_an_eject_with_no_card_ends_at_its_timers(self) -> None:
+        hal = PinsHal()
+        firmware = fw.Firmware(hal)
+        hal.rx = ulp.frame("EJECT 1 3 4000")
+        firmware.poll()
+        assert hal.motor > 0
+        stops = []
+        while firmware.job is not None:
+            said, acted = self.until_it_acts(firmware, hal)
+            assert said == acted
+            stops.append(acted)
+        assert hal.sent.endswith(ulp.frame("DONE 1 0 jam"))
+        assert stops[-1] < 4000   # the jam, its reverse pulse, the new run, the beep, settling

@@ -45,6 +45,11 @@ def test_a_blank_board_is_micropython_at_its_repl(tmp_path: Path) -> None:
         assert "MicroPython v1.27.0" in text
         assert "BOOT" not in text
         assert board.at_repl
+        wire = Wire(board.port)   # bytes past 127 come out as the board wrote them
+        wire.write(b"print('\\xe9\\x80')\r")   # MicroPython writes it in UTF-8
+        assert wait_for(lambda: _more(wire) and b"\xc3\xa9\xc2\x80" in wire.buffer, 10), \
+            wire.buffer
+        wire.close()
     assert list(flash.iterdir()) == []   # nothing written to a board nobody flashed
 
 
