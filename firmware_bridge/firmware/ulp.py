@@ -96,6 +96,15 @@ def unframe(line):
     if len(line) > MAX_PAYLOAD + 5 or len(line) < 5 or line[-5:-4] != b"*":
         raise ProtocolError("crc", "no *CCCC at the end of the line")
     body = line[:-5]
+    # Bytes first, never the characters of a garbled line: MicroPython interns every
+    # one-character string it makes (iterating a str makes them), and never frees them, so
+    # each new character noise brings would take the heap for good.
+    for byte in body:
+        if byte < 0x20 or byte > 0x7E or byte == 0x2A:
+            raise ProtocolError("crc", "bad bytes in the line")
+    for byte in line[-4:]:
+        if not (0x30 <= byte <= 0x39 or 0x41 <= byte <= 0x46 or 0x61 <= byte <= 0x66):
+            raise ProtocolError("crc", "bad bytes in the line")
     try:
         payload = body.decode()
         check = int(line[-4:].decode(), 16)

@@ -239,3 +239,25 @@ def test_without_a_port_flash_needs_exactly_one_pico(monkeypatch: pytest.MonkeyP
     with pytest.raises(flash.FlashError) as raised:
         flash.find_port()
     assert str(raised.value) == message
+
+
+def test_noise_takes_no_heap_for_good(tmp_path: Path) -> None:
+    """Lines garbled into 300 different characters leave the firmware's live heap as the
+    same garbled line 300 times did: MicroPython keeps every one-character string it
+    makes, so checking a line character by character took 300 of them for good."""
+    with PicoBoard(link=tmp_path / "pico", time_scale=20.0, heap_kb=128) as board:
+        term = Terminal(board.port)
+        try:
+            term.send("HELLO 1 session=0000CAFE")
+            term.expect("HELLO")
+            for _ in range(300):   # the same garbled line: whatever its path takes once
+                term.send_raw("PING 7\u0100*0000\n".encode())
+            assert len(term.answers_to_last(60001)) == 300
+            before = board.heap_after_collect()[0]
+            for c in range(0x101, 0x101 + 300):
+                term.send_raw(f"PING 7{chr(c)}*0000\n".encode())
+            assert len(term.answers_to_last(60002)) == 300    # ERR - crc, each one
+            after = board.heap_after_collect()[0]
+        finally:
+            term.close()
+    assert after - before < 256, (before, after)
