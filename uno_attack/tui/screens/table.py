@@ -265,6 +265,8 @@ class TableScreen(Screen[str]):
         elif isinstance(top, ScoreboardScreen) and not seen.scored \
                 and seen.step[0] > top.board.round_no:
             top.dismiss(None)  # the host dealt the next round
+        elif isinstance(top, ScoreboardScreen) and seen.scored:
+            top.show(self.table.scoreboard())  # the round's records came (levels, level-ups)
 
     def _ask(self) -> None:
         """Put the question the table waits for, once, when no dialog is open."""
