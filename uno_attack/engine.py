@@ -481,8 +481,9 @@ class Round:
         """Why the seat in turn may not press or draw now (no penalty owed)."""
         take = self.take_verb
         if self.phase is Phase.AFTER:
-            return (f"seat {seat} has already {_PAST[take]} this turn: play a card that arrived, "
-                    f"or pass ({self._after_rule()})")
+            may_pass = ", or pass" if self._pass_refusal() is None else ""  # some rules forbid it
+            return (f"seat {seat} has already {_PAST[take]} this turn: play a card that arrived"
+                    f"{may_pass} ({self._after_rule()})")
         for hook in self._house.take_refusals:
             why: str | None = hook(self, seat)
             if why is not None:

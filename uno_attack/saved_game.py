@@ -33,6 +33,7 @@ from uno_attack.bots import BOT_KINDS
 from uno_attack.errors import LauncherError, TranscriptError, UnoAttackError
 from uno_attack.launcher import LauncherSettings, LauncherState
 from uno_attack.match import Match
+from uno_attack.replay import replay
 from uno_attack.transcript import ActionStep, Transcript, load
 
 SAVE_FORMAT = "uno-attack play 1"
@@ -138,11 +139,19 @@ class SavedGame:
         return next((k for k in self.kinds if k != "human"), None)
 
     def summary(self) -> str:
-        """One line about the game, for a screen that offers to resume it."""
+        """One line about the game, for a screen that offers to resume it: the scores as
+        they stand, with the saved round's points once it is over (a quit at the
+        scoreboard), while the save's match holds those before the round."""
         actions = sum(isinstance(s, ActionStep) for s in self.record.steps)
-        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.scores, strict=True))
-        return (f"round {self.round_no}, {actions} action{'s' if actions != 1 else ''} in; "
-                f"scores {scores}")
+        now = list(self.scores)
+        result = self.record.score(replay(self.record).round)
+        if result is not None:
+            for seat, total in enumerate(result.scores):
+                now[self.active[seat]] = total
+        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, now, strict=True))
+        over = " (over)" if result is not None else ""
+        return (f"round {self.round_no}{over}, {actions} action{'s' if actions != 1 else ''} "
+                f"in; scores {scores}")
 
 
 def read_saved_game(path: Path) -> SavedGame:

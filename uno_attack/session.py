@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import shlex
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,12 @@ from uno_attack.saved_game import (
 from uno_attack.scoring import RoundResult
 from uno_attack.store import Level, Recorder, RoundSaved
 from uno_attack.store.from_table import match_record, round_record
-from uno_attack.store.records import now
+from uno_attack.store.records import MatchRecord, RoundRecord, now
 from uno_attack.table import Table, TableEvent, reaction_order
 from uno_attack.transcript import ActionStep, Transcript
+
+#: what recording a round found: the round's record, and the people's levels since
+Recorded = tuple[RoundSaved | None, dict[str, Level]]
 
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dex", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
 
@@ -163,6 +167,10 @@ class Session:
         # each finished round's points by match player (None: out of the match by then)
         self.points_by_round: list[list[int | None]] = []
         self.levels: dict[str, Level] = self.recorder.levels(config.humans)
+        #: runs a round's store writes, then gives their outcome to its second argument:
+        #: at once, or on a front end's writer thread (:mod:`uno_attack.store.background`)
+        self.write_records: Callable[[Callable[[], Recorded], Callable[[Recorded], None]],
+                                     None] = _at_once
 
     # -- who is who ---------------------------------------------------------------
     @property
@@ -267,13 +275,23 @@ class Session:
         self.points_by_round.append(row)
         match = match_record(self.match, self.kinds, key=self.match_key,
                              started_at=self.started_at, source=self.config.source)
-        self.saved = self.recorder.round_finished(
-            round_record(self.table, result, match, number=self.match.round_no,
-                         players=players))
-        if self.match.over:
-            self.recorder.match_finished(match)
-        self.levels = self.recorder.levels(self.config.humans)
+        record = round_record(self.table, result, match, number=self.match.round_no,
+                              players=players)
+        self.saved = None  # until this round is recorded
+        self.write_records(partial(self._record, record, match if self.match.over else None),
+                           self._recorded)
         return result
+
+    def _record(self, record: RoundRecord, match: MatchRecord | None) -> Recorded:
+        """Write a finished round (and the match, once over) in the player store; this
+        may wait on the disk or on another program's lock."""
+        saved = self.recorder.round_finished(record)
+        if match is not None:
+            self.recorder.match_finished(match)
+        return saved, self.recorder.levels(self.config.humans)
+
+    def _recorded(self, outcome: Recorded) -> None:
+        self.saved, self.levels = outcome
 
     # -- acting ---------------------------------------------------------------------
     def perform(self, action: Action, *, press: PressResult | None = None,
@@ -394,6 +412,10 @@ class Session:
             self.launcher.restore(saved.launcher_state)
         except LauncherError as exc:
             raise ResumeError(f"{saved.path}: key 'meta.presses_before': {exc}") from None
+
+
+def _at_once(job: Callable[[], Recorded], then: Callable[[Recorded], None]) -> None:
+    then(job())
 
 
 def _int_seed(seed: int | str | None) -> int | None:

@@ -19,6 +19,7 @@ from aiohttp import WSMsgType, web
 from textual.widgets import Label
 
 from tests.tui.ptygame import PtyGame, game_env
+from uno_attack.net.client import TableClient
 from uno_attack.net.join_app import JoinApp, RemoteTable
 
 EXE = Path(sys.executable).parent / "uno-attack"
@@ -182,6 +183,18 @@ async def test_a_host_that_cannot_be_reached_at_first_ends_the_client() -> None:
         pass  # closed: nothing listens on its port now
     _, why = await ending(url)
     assert why[0].startswith("cannot reach the host at ws://127.0.0.1:")
+    assert "token" not in why[0]
+
+
+async def test_a_host_that_never_says_hello_ends_the_client_after_the_timeout() -> None:
+    async with bad_host([]) as url:  # takes the WebSocket, then sends nothing
+        why: list[str] = []
+        remote = RemoteTable(url, client=TableClient(url, hello_timeout=0.2),
+                             ended=why.append)
+        await asyncio.wait_for(remote.run(), 5)
+    assert len(why) == 1
+    assert why[0].startswith("the host at ws://127.0.0.1:")
+    assert "sent no hello within 0.2 s" in why[0]
     assert "token" not in why[0]
 
 

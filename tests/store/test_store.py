@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.store.helpers import START, a_match, a_round, bot_match
+from uno_attack.cli.stats import player_text
 from uno_attack.options import Options
 from uno_attack.replay import replay
 from uno_attack.store import (
@@ -23,6 +24,7 @@ from uno_attack.store import (
 )
 from uno_attack.store.from_table import match_record
 from uno_attack.store.records import now
+from uno_attack.store.text import summary_lines
 from uno_attack.transcript import ActionStep, from_dict
 
 
@@ -260,3 +262,14 @@ class TestLeaderboardAndHistory:
         with pytest.raises(StoreError, match="no player named 'Zed'"):
             store.matches("Zed")
 
+
+
+def test_the_luckiest_card_is_fired_to_you_when_you_are_you(store: PlayerStore) -> None:
+    match = a_match("You", "Bob")
+    store.record_round(a_round(match, 1, winner=0, hands=[0, 1], gained={0: {"BH": 2},
+                                                                         1: {"Y2": 2}}))
+    you, bob = store.player_stats("You"), store.player_stats("Bob")
+    assert "blue Hit 2 (BH), fired to you 2 times" in player_text(you)
+    assert summary_lines(you)[-1].endswith("fired to you 2 times")
+    assert "fired to them 2 times" in player_text(bob)
+    assert summary_lines(bob)[-1].endswith("fired to them 2 times")

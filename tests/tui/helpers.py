@@ -81,6 +81,8 @@ def quiet(app: UnoAttackApp) -> bool:
         return True
     flow = local.flow
     seat = flow.game.to_act if flow.session.table is not None else None
+    if local.writes is not None and not local.writes.idle:
+        return False  # a save or a round's records are still being written
     return flow.idle or (seat is not None and flow.is_human(seat) and flow.busy is None)
 
 

@@ -61,3 +61,38 @@ def test_after_the_right_most_card_is_played_the_cursor_stays_on_a_card(
         assert screen(app).message != before or steps(app) > 2
 
     run(body, app)
+
+
+def test_a_hand_of_27_cards_at_100_by_30_keeps_every_label_and_mark_and_every_key(
+        tmp_path: Path) -> None:
+    codes = [f"{colour}{n}" for colour in "GBR" for n in range(1, 10)]  # red 9 is last
+    app = make_app(tmp_path, players=2, the_deal=deal([" ".join(codes), "Y1 Y2"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        view = screen(app).query_one(HandView)
+        assert len(view.cards) == 27
+        per_row = view.per_row()
+        assert view.rows() == 3
+        lines = view.render().plain.split("\n")
+        assert len(lines) == view.rows() * view.row_height()
+        playable = {i for i, code in enumerate(codes) if code[0] == "R" or code[1] == "3"}
+        for i, code in enumerate(codes):
+            row, col = divmod(i, per_row)
+            top, bottom = lines[row * view.row_height()], lines[(row + 1) * view.row_height() - 1]
+            cell = slice(col * (CARD_W + GAP), col * (CARD_W + GAP) + CARD_W)
+            assert code in top[cell], (i, top)                       # its code,
+            assert ("✓" in top[cell]) == (i in playable), (i, top)  # its mark on it,
+            assert bottom[cell].strip() == code[1], (i, bottom)      # its label under it
+            assert _card_on_screen(view, i)
+        status = str(screen(app).query_one("#status").render())
+        assert "Home End" in status
+        await pilot.press("end")
+        assert view.cursor == 26
+        await pilot.press("home")
+        assert view.cursor == 0
+        await pilot.press("end", "enter")  # the 27th card, which no digit reaches
+        await settle(pilot)
+        assert "You played red 9" in log_text(app)
+
+    run(body, app, size=(100, 30))

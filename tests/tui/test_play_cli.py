@@ -127,6 +127,29 @@ def test_a_stop_ends_play_on_the_new_game_screen(tmp_path: Path) -> None:
             game.kill()
 
 
+def test_a_stop_ends_play_on_the_offer_to_resume_and_keeps_the_save(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    first = PtyGame(["--quick", "--save", str(save), "--seed", "2", "--players", "2",
+                     "--no-record"], game_env(tmp_path))
+    try:
+        first.wait_for(b"Your hand")
+        first.proc.send_signal(signal.SIGTERM)
+        assert first.wait_exit(timeout=10) == 0
+    finally:
+        if first.proc.poll() is None:
+            first.kill()
+    kept = save.read_bytes()
+    game = PtyGame(["--save", str(save), "--no-record"], game_env(tmp_path))
+    try:
+        game.wait_for_text("A saved game was not finished")
+        game.proc.send_signal(signal.SIGTERM)
+        assert game.wait_exit(timeout=10) == 0
+    finally:
+        if game.proc.poll() is None:
+            game.kill()
+    assert save.read_bytes() == kept  # nothing chosen: the game waits to be resumed
+
+
 def play(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``uno-attack play`` that must stop before its screen opens (stdin is no terminal)."""
     return subprocess.run([sys.executable, "-m", "uno_attack", "play", *args],

@@ -3,6 +3,8 @@ names, the level-up news, and the players' records on key ``s``."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, Static
 
 from tests.store.helpers import a_match, a_round
-from tests.tui.helpers import deal, make_app, run, screen, settle, table
+from tests.tui.helpers import deal, log_text, make_app, run, screen, settle, table
 from tests.tui.test_rounds import play_round_by_keys
 from uno_attack.options import Options
 from uno_attack.store import PlayerStore, level_for
@@ -137,3 +139,39 @@ def test_a_resumed_match_keeps_its_rounds_on_the_scoreboard(tmp_path: Path) -> N
     run(body, app)
     again = Session.resume(GameConfig(save=tmp_path / "game.json"))
     assert again.points_by_round == [[9, 0, 0, 0]]
+
+
+def test_a_locked_store_holds_up_no_screen_and_the_board_shows_the_records_once_free(
+        tmp_path: Path) -> None:
+    """Another program holds the store (``BEGIN EXCLUSIVE``) as the round ends: the
+    scoreboard comes at once, and shows the level-up once the store lets the round in."""
+    db = a_store_where(tmp_path, Ann=60)
+    app = make_app(tmp_path, humans=("Ann",), players=2, db=db,
+                   the_deal=deal(["R5", "GD GT"], "R3"))
+    other = sqlite3.connect(db, isolation_level=None)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        other.execute("BEGIN EXCLUSIVE")
+        pressed = time.monotonic()
+        await pilot.press("1")  # Ann goes out
+        await settle(pilot, lambda: isinstance(app.screen, ScoreboardScreen), seconds=1.0)
+        assert time.monotonic() - pressed < 1.0
+        board = app.screen
+        assert isinstance(board, ScoreboardScreen)
+        assert board.board.news == ()  # not recorded yet
+        other.execute("ROLLBACK")
+        await settle(pilot, lambda: board.board.news != ())
+        await pilot.pause()
+        assert board.board.news == ("Ann is now level 4, Sales Lead!",)
+        assert "★ Ann is now level 4, Sales Lead!" in [
+            str(label.content) for label in board.query(Label)]
+        assert board.board.lines[0].level == "L4 Sales Lead"
+        assert "★ Ann is now level 4, Sales Lead!" in log_text(app)
+
+    try:
+        run(body, app)
+    finally:
+        other.close()
+    with PlayerStore.open(db) as store:
+        assert store.player_stats("Ann").rounds.played == 2

@@ -31,6 +31,7 @@ from uno_attack.replay import replay
 from uno_attack.transcript import load
 from uno_attack.tui.screens.dialogs import SaveProblemScreen
 from uno_attack.tui.screens.newgame import NewGameScreen
+from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 from uno_attack.tui.screens.start import StartScreen
 
 
@@ -187,6 +188,29 @@ def test_a_new_game_asks_first_and_keeps_the_unfinished_one(tmp_path: Path) -> N
         assert (tmp_path / "game.previous.json").read_text() == old
         assert load(save).meta["seed"] == 8
         assert "resumed after" not in log_text(app)
+
+    run(body, app)
+
+
+def test_the_first_screen_shows_the_scores_after_a_round_that_is_over(
+        tmp_path: Path) -> None:
+    """Quit at the scoreboard: the save holds a round that is over, and the offer to
+    resume it shows the scores with that round's points, as they stand now."""
+    first = make_app(tmp_path, players=2, the_deal=deal(["R5", "G1 G2 WF"], "R3"))
+
+    async def win(pilot: Pilot[Any]) -> None:
+        await pilot.press("1")
+        await settle(pilot, lambda: isinstance(first.screen, ScoreboardScreen))
+
+    run(win, first)
+    save = tmp_path / "game.json"
+    assert replay(load(save)).round.over
+    app = build_app(["--save", str(save), "--bot-delay", "0"])
+
+    async def body(pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, StartScreen)
+        summary = str(app.screen.query_one("#saved-summary").render())
+        assert "round 1 (over), 1 action in; scores You 53, Ada 0" in summary  # G1 G2 WF
 
     run(body, app)
 

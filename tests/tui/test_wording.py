@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from tests.tui.helpers import deal, game, log_text, make_app, run, screen, settle, steps, table
 from uno_attack.actions import Action, Verb
@@ -17,6 +17,7 @@ from uno_attack.engine import Round
 from uno_attack.match import Match
 from uno_attack.options import Options
 from uno_attack.session import GameConfig, Session
+from uno_attack.tui.screens.dialogs import HandoffScreen
 from uno_attack.tui.screens.pickers import SeatPicker
 from uno_attack.tui.widgets.seats import SeatBadge
 from uno_attack.wording import name_seats
@@ -190,3 +191,20 @@ def test_a_game_of_bots_only_says_it_is_watched(tmp_path: Path) -> None:
             assert title == "watching: every seat is a bot"
 
     asyncio.run(main())
+
+
+def test_the_hand_off_button_shows_a_name_as_it_is_never_as_markup(tmp_path: Path) -> None:
+    app = make_app(tmp_path, humans=("[b]x", "[/]y"), players=3)
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        handoff = app.screen
+        assert isinstance(handoff, HandoffScreen)
+        button = handoff.query_one("#ready", Button)
+        assert str(button.label) == f"I am {handoff.player} — show my cards"
+        assert handoff.player in ("[b]x", "[/]y")
+        handoff.player = "[/]y" if handoff.player == "[b]x" else "[b]x"  # the next hand-off
+        await pilot.pause()
+        assert str(button.label) == f"I am {handoff.player} — show my cards"
+
+    run(body, app)

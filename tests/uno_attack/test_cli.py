@@ -284,6 +284,17 @@ class TestSimulate:
         assert len(result.stderr.strip().splitlines()) == 1
         assert not rounds.exists()  # refused before anything is written
 
+    def test_a_save_folder_with_an_earlier_runs_rounds_is_refused(self, tmp_path: Path) -> None:
+        first = run("simulate", "--games", "2", "--seed", "1", "--save", str(tmp_path))
+        assert first.returncode == 0, first.stderr
+        before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+        again = run("simulate", "--games", "1", "--seed", "2", "--save", str(tmp_path))
+        assert again.returncode == 2, again.stdout
+        assert again.stderr.strip().splitlines() == [
+            f"uno-attack simulate: error: --save {tmp_path}: holds 2 rounds of an earlier run "
+            "(round-00001.json …); give an empty folder, or remove them first"]
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
     def test_save_folders_that_cannot_hold_rounds(self, tmp_path: Path) -> None:
         file = tmp_path / "file.json"
         file.write_text("mine")
@@ -366,3 +377,12 @@ def test_an_unknown_preset_is_refused_listing_the_known_ones(command: str) -> No
     assert result.returncode == 2
     assert result.stderr.strip() == (f"uno-attack {command}: error: unknown preset 'wild' "
                                      "(known: party, classic, house, no-mercy, strict)")
+
+
+def test_the_readme_states_the_config_files_size_limit() -> None:
+    from uno_attack.config import MAX_BYTES
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert MAX_BYTES == 1 << 20
+    assert "The config file (like a pin map) is read only if it is a regular file of at most " \
+           "1 MiB" in " ".join(readme.split())

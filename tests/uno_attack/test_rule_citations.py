@@ -62,3 +62,27 @@ def test_a_second_take_in_one_turn_names_the_seat_and_the_rule(rules: str, take:
     reason = _refusal(game, f"0 {take}")
     assert reason.startswith("seat 0 has already")
     assert ("play_after_press, RULES.md 9" if rules == "attack" else "VARIANTS.md A4") in reason
+
+
+def test_a_second_press_is_refused_without_offering_a_pass_the_rule_forbids() -> None:
+    from uno_attack.actions import Action
+    from uno_attack.options import Options
+    from uno_attack.rules import ATTACK
+    from uno_attack.transcript import Transcript
+
+    def after_a_press(**options: bool) -> str | None:
+        deal = Transcript(name="t", players=2, dealer=1,
+                          hands=[ATTACK.parse_cards(["G5", "B6"]),
+                                 ATTACK.parse_cards(["Y1", "Y2"])],
+                          starter=ATTACK.parse_cards(["R3"]),
+                          launcher=ATTACK.parse_cards(["R7", "Y9"]), options=Options(**options))
+        game = deal.new_round()
+        game.apply(Action.parse("0 press"), fired=1)
+        return game.illegal_reason(Action.parse("0 press"))
+
+    assert after_a_press(until_playable=True) == (
+        "seat 0 has already pressed this turn: play a card that arrived "
+        "(until_playable, VARIANTS.md B5)")
+    assert after_a_press(play_after_press=True) == (
+        "seat 0 has already pressed this turn: play a card that arrived, or pass "
+        "(play_after_press, RULES.md 9)")

@@ -74,6 +74,7 @@ def main(argv: list[str]) -> int:
     check_run(players, args.bots, options, args.policy)
     if args.save is not None:
         check_save_folder(args.save, flag="--save")
+        _check_no_earlier_rounds(args.save)
     with _progress(args.games, shown=sys.stderr.isatty() and not args.json) as on_progress:
         stats = simulate(args.games, players, args.bots, args.seed, policy=args.policy,
                          options=options, save_dir=args.save, workers=workers,
@@ -89,6 +90,16 @@ def main(argv: list[str]) -> int:
 def _playouts_by_rule_set() -> str:
     return ", ".join(f"{DEFAULT_PLAYOUTS[rules.unit]} in {rules.title}"
                      for rules in RULE_SETS.values())
+
+
+def _check_no_earlier_rounds(folder: Path) -> None:
+    """Refuse a folder that holds an earlier run's rounds: the new ones would replace some
+    of them and leave the rest, one set mixed into the other without a sign."""
+    earlier = sorted(p.name for p in folder.glob("round-*.json"))
+    if earlier:
+        raise UnoAttackError(f"--save {folder}: holds {len(earlier)} round"
+                             f"{'s' if len(earlier) != 1 else ''} of an earlier run "
+                             f"({earlier[0]} …); give an empty folder, or remove them first")
 
 
 def _workers(text: str) -> int:

@@ -7,7 +7,7 @@ import json
 from uno_attack.cli.args import ArgumentParser, person_name
 from uno_attack.cli.store_args import add_db_option, open_store
 from uno_attack.store import LeaderboardRow, PlayerStats
-from uno_attack.store.text import card_text, tally_text, when
+from uno_attack.store.text import card_text, fired_to, tally_text, when
 
 
 def main(argv: list[str]) -> int:
@@ -47,7 +47,7 @@ def player_text(stats: PlayerStats) -> str:
         f"  longest streak   {stats.longest_streak} round"
         f"{'s' if stats.longest_streak != 1 else ''} won in a row",
         f"  favourite card   {card_text(stats.favourite_card, 'played')}",
-        f"  luckiest card    {card_text(stats.luckiest_card, 'fired to them')}",
+        f"  luckiest card    {card_text(stats.luckiest_card, fired_to(stats.name))}",
     ]
     groups = [(rules, record) for rules, record in stats.by_rules.items()]
     groups += [(f"{n} players", record) for n, record in stats.by_players.items()]

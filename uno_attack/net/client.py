@@ -68,14 +68,21 @@ def parse(text: str) -> Message:
     return message
 
 
+#: How long a host that took the WebSocket has to send its ``hello`` (it sends it at once).
+HELLO_TIMEOUT_S = 10.0
+
+
 class TableClient:
     """One connection to a table; :meth:`connect` again after a drop (a new ``seq`` run).
 
     ``hello`` and ``view`` hold the latest of each; ``errors`` every error's message.
+    ``hello_timeout``: see :data:`HELLO_TIMEOUT_S`.
     """
 
-    def __init__(self, url: str, *, http: aiohttp.ClientSession | None = None) -> None:
+    def __init__(self, url: str, *, http: aiohttp.ClientSession | None = None,
+                 hello_timeout: float = HELLO_TIMEOUT_S) -> None:
         self.url = socket_url(url)
+        self.hello_timeout = hello_timeout
         self._http = http
         self._own_http = http is None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
@@ -105,7 +112,12 @@ class TableClient:
             raise JoinError(f"cannot reach the host at {self.url.split('?')[0]}: {exc}") from None
         self.seq = 0
         self._table = None
-        message = await self.receive()
+        try:
+            message = await self.receive(timeout=self.hello_timeout)
+        except TimeoutError:
+            raise JoinError(f"the host at {self.url.split('?')[0]} took the connection but "
+                            f"sent no hello within {self.hello_timeout:g} s: it may not be "
+                            "a UNO Attack table") from None
         if message.get("type") != "hello":
             raise ProtocolError(f"the host sent {shown(message)} first, not a hello")
         return message

@@ -34,6 +34,7 @@ from uno_attack.launcher import Launcher
 from uno_attack.net.server import HEARTBEAT_SECONDS, TableServer, new_token
 from uno_attack.saved_game import HOST_KEY, HostTokens, ResumeError, read_saved_game
 from uno_attack.session import GameConfig, Session
+from uno_attack.store.background import Background, write_in_background
 
 #: An HTTP connection that has not sent a whole request this long after it opened (or
 #: after its last one) is closed: slow or half-open requests hold nothing for long.
@@ -178,6 +179,7 @@ class Host:
         self.server = TableServer(self.flow, dict(self.tokens.seats), self.tokens.watch,
                                   log=self.say, heartbeat=config.heartbeat)
         self.runner: web.AppRunner | None = None
+        self.writes: Background | None = None  # the journal's and the store's writes, once started
         self.failure = ""  # why the table loop ended by itself, if it did
         self.stopping = asyncio.Event()
         self.port = config.port
@@ -204,6 +206,9 @@ class Host:
                                  f"{exc.strerror or exc}") from None
         self.port = self.runner.addresses[0][1]
         address = lan_address() if self.config.lan else "127.0.0.1"
+        self.writes = write_in_background(self.session, asyncio.get_running_loop(),
+                                          self.flow.note)  # the loop never waits on a disk
+        self.server.after_saves = self.writes.after_saves
         self.task = asyncio.create_task(self.flow.run())
         self.task.add_done_callback(self._table_ended)
         return join_lines(self.flow, self.tokens, f"http://{address}:{self.port}")
@@ -218,7 +223,11 @@ class Host:
         self.stopping.set()
 
     async def stop(self) -> None:
-        """Close every connection (close frames), stop the table, close the launcher."""
+        """Close every connection (close frames), stop the table, make the writes still
+        queued (off the loop: a locked store may hold them), close the launcher."""
+        self.flow.stop()
+        if self.writes is not None:
+            await asyncio.to_thread(self.writes.close)
         self.flow.close()
         if self.runner is not None:
             await self.runner.cleanup()

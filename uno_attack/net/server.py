@@ -16,6 +16,7 @@ import json
 import secrets
 from collections import deque
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,11 @@ class Connection:
     """One WebSocket: who it is, its ``seq``, its outgoing queue and its rate window."""
 
     def __init__(self, ws: web.WebSocketResponse, player: int | None, peer: str,
-                 transport: asyncio.Transport | None = None) -> None:
+                 transport: asyncio.Transport | None = None, *,
+                 after_saves: Callable[[Callable[[], None]], None] = lambda send: send(),
+                 ) -> None:
         self.ws = ws
+        self.after_saves = after_saves  # see TableServer.after_saves
         self.player = player  # the match player, None for a watcher
         self.peer = peer
         self.transport = transport
@@ -97,6 +101,9 @@ class Connection:
         self.send({"type": "error", "message": " ".join(text.split())})  # one line
 
     def _put(self, item: str | tuple[int, str]) -> None:
+        self.after_saves(partial(self._queue, item))
+
+    def _queue(self, item: str | tuple[int, str]) -> None:
         if self.too_slow:
             return
         if self.queue.qsize() >= MAX_BACKLOG:  # a reader this far behind is let go
@@ -156,6 +163,9 @@ class TableServer:
         self.connections: list[Connection] = []
         self._round = -1
         self._change = asyncio.Event()  # set (and renewed) after every change
+        #: sends each message once the journal holds what it shows (a host's journal is
+        #: written off the loop), in the order asked; at once by default
+        self.after_saves: Callable[[Callable[[], None]], None] = lambda send: send()
         flow.on_change = self.changed
         self.app = web.Application()
         self.app.router.add_get("/", self.page)
@@ -199,7 +209,8 @@ class TableServer:
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=self.heartbeat,
                                    decode_text=False)  # bad UTF-8 gets an error, not a close
         await ws.prepare(request)
-        conn = Connection(ws, player, request.remote or "?", request.transport)
+        conn = Connection(ws, player, request.remote or "?", request.transport,
+                          after_saves=self.after_saves)
         conn.hello = self._hello(player)
         conn.send(json.loads(conn.hello))
         arrived = player is not None and not self._connected(player)
@@ -312,7 +323,8 @@ class TableServer:
 
     # -- broadcasting ---------------------------------------------------------------------
     def changed(self, lines: list[str]) -> None:
-        """The flow changed something: every connection gets its view, in order."""
+        """The flow changed something: every connection gets its view, in order (each
+        message goes out once the journal holds what it shows: :attr:`after_saves`)."""
         for line in lines:
             self.log(line)
         round_no = self.flow.session.match.round_no

@@ -13,6 +13,7 @@ from uno_attack.cards import Card
 from uno_attack.errors import InvalidCardError
 from uno_attack.rules import RULE_SETS
 from uno_attack.store.reports import CardCount, PlayerStats, Tally
+from uno_attack.wording import YOU
 
 
 def when(moment: datetime) -> str:
@@ -26,6 +27,11 @@ def card_text(count: CardCount | None, verb: str) -> str:
         return "—"
     name = f"{card_name(count.card)} ({count.card})"
     return f"{name}, {verb} {count.times} time{'s' if count.times != 1 else ''}"
+
+
+def fired_to(name: str) -> str:
+    """``fired to them``; ``fired to you`` said of the player called "You"."""
+    return "fired to you" if name == YOU else "fired to them"
 
 
 def card_name(code: str) -> str:
@@ -61,5 +67,5 @@ def summary_lines(stats: PlayerStats) -> list[str]:
         f"  rounds won {tally_text(stats.rounds)} · matches won {tally_text(stats.matches)}"
         f" · longest streak {stats.longest_streak}",
         f"  favourite card: {card_text(stats.favourite_card, 'played')}",
-        f"  luckiest card: {card_text(stats.luckiest_card, 'fired to them')}",
+        f"  luckiest card: {card_text(stats.luckiest_card, fired_to(stats.name))}",
     ]

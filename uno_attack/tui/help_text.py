@@ -62,7 +62,8 @@ the table waits for.
 | key | what it does |
 |---|---|
 | ← → then Enter | choose a card and play it |
-| 1 … 9, 0 | play card 1 … 10 at once |
+| Home, End | the first card, the last card (then Enter plays it) |
+| 1 … 9, 0 | play card 1 … 10 at once; a card past the tenth: ← → or End, then Enter |
 | click a card | play it |
 | Space, or click the launcher | press the launcher (classic: draw a card) |
 | a | add the card under the cursor to a play of several (multi_play); Enter plays them all |

@@ -11,6 +11,7 @@ level-ups are read from the session.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from uno_attack import views
@@ -20,6 +21,7 @@ from uno_attack.flow import ActRefused, FlowSettings, TableFlow
 from uno_attack.journal import SaveFailure
 from uno_attack.session import Session, resume_command
 from uno_attack.store import PlayerStats
+from uno_attack.store.background import Background, BackgroundJournal, write_in_background
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
 from uno_attack.wording import name_seats, wins
@@ -54,6 +56,7 @@ class LocalTable:
         self._listeners: list[tuple[Callable[[], None], Callable[[str], None]]] = []
         self._save_failure: SaveFailure | None = None  # a failed save not yet answered
         self._notes: list[str] = []  # the journal's news, for the log after the change
+        self.writes: Background | None = None  # the journal's and the store's writes, once run
         if session.journal is not None:
             session.journal.listener = self._saving
         self._follow()
@@ -106,10 +109,13 @@ class LocalTable:
         assert journal is not None
         if failure is None:
             self._notes.append(f"Saved again in {journal.path}.")
-            return
-        self._notes.append(f"⚠ {failure}")
-        self._save_failure = failure
-        self.flow.hold(True)
+        else:
+            self._notes.append(f"⚠ {failure}")
+            self._save_failure = failure
+            self.flow.hold(True)
+        if self.writes is not None:  # told after the change that wrote it: show it now
+            self._write_notes()
+            self._tell()
 
     def _write_notes(self) -> None:
         notes, self._notes = self._notes, []
@@ -123,7 +129,13 @@ class LocalTable:
     def after_save_failure(self, choice: str) -> None:
         """``retry`` (save again now; still failing: ask again) or ``play`` (play on
         unsaved: every action tries again)."""
-        failure = self.session.save_now() if choice == "retry" else None
+        journal, table = self.session.journal, self.session.table
+        if choice == "retry" and isinstance(journal, BackgroundJournal) and table is not None:
+            journal.write(table.record.dumps(), then=self._retried)
+            return
+        self._retried(self.session.save_now() if choice == "retry" else None)
+
+    def _retried(self, failure: SaveFailure | None) -> None:
         self._save_failure = failure
         if failure is None:
             self.flow.hold(False)
@@ -236,7 +248,13 @@ class LocalTable:
 
     # -- running ---------------------------------------------------------------------------
     async def run(self) -> None:
+        if self.writes is None:  # the saves and the records, off the screen's loop
+            self.writes = write_in_background(self.session, asyncio.get_running_loop(),
+                                              self.flow.note, self._tell)
         await self.flow.run()
 
     def close(self) -> None:
+        self.flow.stop()
+        if self.writes is not None:
+            self.writes.close()  # every save and record asked for is made before the end
         self.flow.close()

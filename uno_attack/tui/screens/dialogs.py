@@ -9,6 +9,7 @@ from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.events import Key
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Static
@@ -22,6 +23,11 @@ from uno_attack.tui.widgets.cardfaces import card_chips
 
 #: the longest path a dialog shows whole (three lines of a narrow dialog)
 PATH_LIMIT = 180
+
+
+def _ready(name: str) -> Content:
+    """The hand-off button's label: a name is text, never markup (``[b]x`` is a name)."""
+    return Content(f"I am {name} — show my cards")
 
 
 class HandoffScreen(OnceScreen[None]):
@@ -44,11 +50,11 @@ class HandoffScreen(OnceScreen[None]):
             yield Label(f"Pass the keyboard to {self.player}", classes="dialog-title",
                         id="handoff-title", markup=False)
             yield Label("Everyone else, look away: the next screen shows a hand.")
-            yield Button(f"I am {self.player} — show my cards", id="ready", variant="primary")
+            yield Button(_ready(self.player), id="ready", variant="primary")
 
     def watch_player(self, name: str) -> None:
         self.query_one("#handoff-title", Label).update(f"Pass the keyboard to {name}")
-        self.query_one("#ready", Button).label = f"I am {name} — show my cards"
+        self.query_one("#ready", Button).label = _ready(name)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

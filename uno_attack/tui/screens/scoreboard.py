@@ -68,6 +68,12 @@ class ScoreboardScreen(OnceModal[str]):
                     yield Button("New match (Enter)", id="new", variant="primary")
                 yield Button("Quit (q)", id="quit")
 
+    def show(self, board: Scoreboard) -> None:
+        """Draw this board instead (the same round, with what its recording found)."""
+        if board != self.board:
+            self.board = board
+            self.refresh(recompose=True)
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.id or "next")

@@ -63,6 +63,8 @@ class TableScreen(Screen[str]):
         # priority: a scrollable part under them (the log) must not take the arrows
         Binding("left", "move(-1)", "Card", show=False, priority=True),
         Binding("right", "move(1)", "Card", show=False, priority=True),
+        Binding("home", "move_to(0)", "First card", show=False, priority=True),
+        Binding("end", "move_to(-1)", "Last card", show=False, priority=True),
         Binding("enter", "play_selected", "Play"),
         Binding("a", "pick", "Add to play"),
         Binding("space", "take('press')", "Press"),  # the footer names the rule set's
@@ -265,6 +267,8 @@ class TableScreen(Screen[str]):
         elif isinstance(top, ScoreboardScreen) and not seen.scored \
                 and seen.step[0] > top.board.round_no:
             top.dismiss(None)  # the host dealt the next round
+        elif isinstance(top, ScoreboardScreen) and seen.scored:
+            top.show(self.table.scoreboard())  # the round's records came (levels, level-ups)
 
     def _ask(self) -> None:
         """Put the question the table waits for, once, when no dialog is open."""
@@ -412,6 +416,11 @@ class TableScreen(Screen[str]):
 
     def action_move(self, step: int) -> None:
         self.query_one(HandView).cursor += step
+
+    def action_move_to(self, index: int) -> None:
+        """Home (``0``) and End (``-1``): the first or the last card."""
+        hand = self.query_one(HandView)
+        hand.cursor = index if index >= 0 else len(hand.cards) + index
 
     def action_play_selected(self) -> None:
         """Enter: play the cards picked with ``a`` (just those), or the card under the

@@ -22,7 +22,7 @@ from uno_attack.tui.widgets.cardfaces import card_style
 CARD_W = 6  # characters of one card
 GAP = 1
 ROW_H = 3   # lines of one row of cards: key line, code line, label line
-COMPACT_ROWS = 2  # beyond this many rows, cards drop their label line to stay on screen
+COMPACT_ROWS = 2  # beyond this many rows, a card's key and mark share its code's line
 
 
 class HandView(Widget):
@@ -50,7 +50,8 @@ class HandView(Widget):
         return -(-len(self.cards) // self.per_row(width))
 
     def row_height(self, width: int | None = None) -> int:
-        """Lines per row of cards: 3, or 2 (no label line) for a hand of many rows."""
+        """Lines per row of cards: 3, or 2 (key, mark and code on one) for a hand of many
+        rows."""
         return ROW_H if self.rows(width) <= COMPACT_ROWS else ROW_H - 1
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -83,31 +84,42 @@ class HandView(Widget):
         compact = self.row_height() < ROW_H
         out = Text()
         for start in range(0, len(self.cards), per_row):
-            row = list(enumerate(self.cards))[start:start + per_row]
-            lines = [Text(), Text(), Text()]
-            for i, card in row:
-                key = str((i + 1) % 10) if i < 10 else " "
-                mark = "✓" if i in self.playable else " "
-                if i in self.picked:
-                    mark = "+" if self.picked.index(i) else "●"  # the first one leads
-                head = f"{key:>2} {mark}".ljust(CARD_W)
-                if i == self.cursor:
-                    lines[0].append(f"▶{key:>1} {mark}".ljust(CARD_W),
-                                    Style(reverse=True, bold=True))
-                else:
-                    lines[0].append(head, Style(color="green", bold=True) if mark != " "
-                                    else Style(dim=True))
-                face = card_style(card)
-                lines[1].append(f" {card.code:<{CARD_W - 1}}", face)
-                lines[2].append(f" {self.rules.short_label(card):<{CARD_W - 1}}"[:CARD_W],
-                                card_style(card, bold=False))
+            lines = [Text() for _ in range(self.row_height())]
+            for i in range(start, min(start + per_row, len(self.cards))):
+                self._draw_card(i, lines, compact=compact)
                 for line in lines:
                     line.append(" " * GAP)
-            for line in lines[:2] if compact else lines:
+            for line in lines:
                 out.append_text(line)
                 out.append("\n")
         out.rstrip()
         return out
+
+    def _draw_card(self, i: int, lines: list[Text], *, compact: bool) -> None:
+        """Card ``i`` onto its row's lines: its key and mark (✓ playable, ● + picked),
+        its code and its label. A compact row (a hand of many rows) puts the key and mark
+        on the code's line, so that every card keeps its label and its mark."""
+        card = self.cards[i]
+        key = str((i + 1) % 10) if i < 10 else " "  # past 10: the arrows, Home and End
+        mark = "✓" if i in self.playable else " "
+        if i in self.picked:
+            mark = "+" if self.picked.index(i) else "●"  # the first one leads
+        cursor = i == self.cursor
+        if cursor:
+            head_style = Style(reverse=True, bold=True)
+        else:
+            head_style = Style(color="green", bold=True) if mark != " " else Style(dim=True)
+        face = card_style(card)
+        label = f" {self.rules.short_label(card):<{CARD_W - 1}}"[:CARD_W]
+        if compact:
+            head = f"{'▶' if cursor else ' '}{key}{mark}"
+            lines[0].append(head, head_style)
+            lines[0].append(f"{card.code:<{CARD_W - len(head)}}"[:CARD_W - len(head)], face)
+        else:
+            head = f"▶{key:>1} {mark}" if cursor else f"{key:>2} {mark}"
+            lines[0].append(head.ljust(CARD_W), head_style)
+            lines[1].append(f" {card.code:<{CARD_W - 1}}", face)
+        lines[-1].append(label, card_style(card, bold=False))
 
     def index_at(self, x: int, y: int) -> int | None:
         """The card under a point of the widget, if any."""
