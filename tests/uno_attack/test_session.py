@@ -191,6 +191,47 @@ def test_a_game_saved_and_resumed_plays_on_as_it_would_have(
     resumed.close()
 
 
+def test_a_two_player_resume_follows_no_turn_until_the_bot_decides(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a two-player classic round the smart bot follows the other seat's every turn
+    (its belief): a resume only keeps the tables, so it returns at once however long the
+    round, and the bot learns from them at its next decision, into the very same game."""
+    import shutil
+
+    import uno_attack.session
+    from uno_attack.bots import make_bot
+    from uno_attack.bots.belief import Belief
+
+    def quick_bot(*args: object, **kwargs: object) -> object:  # cut by playouts, not time
+        return make_bot(*args, playouts=12, budget_ms=1e9, **kwargs)
+
+    monkeypatch.setattr(uno_attack.session, "make_bot", quick_bot)
+    save, copy = tmp_path / "game.json", tmp_path / "saved.json"
+    config = GameConfig(humans=[], players=2, bots="smart", seed=9, launcher="sim", save=save,
+                        options=Options(rules="classic"))
+    session = Session(config)
+    session.start_round()
+    _play_bots(session, until=60)
+    assert session.table is not None
+    assert not session.table.over
+    shutil.copy(save, copy)
+    _play_bots(session, until=10_000)
+
+    followed: list[int] = []
+    real_follow = Belief.follow
+    monkeypatch.setattr(Belief, "follow", lambda self, *args: (followed.append(self.seat),
+                                                               real_follow(self, *args))[1])
+    resumed = Session.resume(GameConfig(humans=[], save=copy))
+    assert followed == []
+    assert resumed.table is not None
+    _play_bots(resumed, until=10_000)
+    assert followed  # learnt at its next decision
+    assert [s.text for s in resumed.table.record.steps] == \
+        [s.text for s in session.table.record.steps]  # type: ignore[union-attr]
+    session.close()
+    resumed.close()
+
+
 def test_a_save_of_the_first_format_still_loads_and_plays_on(tmp_path: Path) -> None:
     """A save as ``play`` wrote them in December 2026 (no match key, start time or points
     by round; a match history since dropped) resumes where it stopped, and is written in

@@ -169,16 +169,30 @@ class TestLauncherRun:
         assert "(stopped)" in log
         assert "stopped: motor off, pins released (closed)" in log
 
-    def test_ctrl_c_stops_the_serial_launcher_mid_eject(self) -> None:
-        daemon = Daemon("--launcher", "serial:emulated", "--policy", "fixed:12", "-v",
-                        on_line=push_when_ready)
-        daemon.wait_for("asking the board to eject 12")
-        assert daemon.stop(signal.SIGINT) == 0
-        log = daemon.log
-        assert "stopping: SIGINT" in log
-        assert "(stopped)" in log                     # the board ended it DONE … stopped
-        assert "stopped: motor off, pins released (closed)" in log
-        assert "Traceback" not in log
+    def test_ctrl_c_stops_the_serial_launcher_mid_eject(self, tmp_path: Path) -> None:
+        """A board in another process, its dispenser 20 times slower than real time, so
+        that the eject of 12 is still running however late the signal arrives."""
+        link = tmp_path / "board"
+        board = subprocess.Popen(
+            [sys.executable, "-m", "uno_attack", "firmware", "emulate", "--link", str(link),
+             "--seed", "3", "--time-scale", "0.05", "--jam-rate", "0",
+             "--press-every", "0.2"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert board.stdout is not None
+            assert "emulated board on" in board.stdout.readline()
+            daemon = Daemon("--launcher", f"serial:{link}", "--policy", "fixed:12", "-v")
+            daemon.wait_for("asking the board to eject 12")
+            assert daemon.stop(signal.SIGINT) == 0
+            log = daemon.log
+            assert "stopping: SIGINT" in log
+            assert "(stopped)" in log                 # the board ended it DONE … stopped
+            assert "fired 12 of 12" not in log
+            assert "stopped: motor off, pins released (closed)" in log
+            assert "Traceback" not in log
+        finally:
+            board.kill()
+            board.wait()
 
     def test_standalone_mode_drives_the_serial_launcher(self) -> None:
         """Regression: ``launcher run --launcher serial:…`` said "not a GPIO launcher"."""

@@ -150,6 +150,8 @@ class SmartBot:
         self.reflex = BasicBot(name, seed=seed, forget_uno=forget_uno)
         self.model = BasicBot(f"{name} (model)")
         self.memory: Memory | None = None
+        #: Actions recalled and not yet learnt from: the seat, the table then, the action.
+        self._unlearnt: list[tuple[int, Round, Action]] = []
         self.last: Search | None = None
 
     # -- the table's questions -----------------------------------------------------------
@@ -163,13 +165,24 @@ class SmartBot:
         """Remember an action of ``seat`` (not yet applied) as it remembers each of its
         own: what it learns follows from the round at its actions alone, so a game
         resumed from its save rebuilds its memory from the saved actions, without a search
-        (a reaction it does not make teaches it nothing until it next acts)."""
-        memory = self._memory(seat, game)
-        memory.observe(game)
-        memory.acted(game, action)
+        (a reaction it does not make teaches it nothing until it next acts).
+
+        It keeps the table as it was and learns from it at its next decision
+        (:meth:`_learn`): the same memory, but a resume that recalls a long round returns
+        at once, and following the other seat's turns then runs where the bot thinks."""
+        self._unlearnt.append((seat, game.copy(), action))
+
+    def _learn(self) -> None:
+        """Bring the memory up to every action recalled since the last decision, in order."""
+        for seat, game, action in self._unlearnt:
+            memory = self._memory(seat, game)
+            memory.observe(game)
+            memory.acted(game, action)
+        self._unlearnt.clear()
 
     def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
         started = self.clock()  # the cap counts what following the other seat takes
+        self._learn()
         memory = self._memory(seat, game)
         memory.observe(game)
         candidates = self.candidates(game, seat, legal)
@@ -218,6 +231,7 @@ class SmartBot:
             started = self.clock()
         deadline = started + self.budget_ms / 1000
         rng = random.Random(f"{self.seed}:{_view(game, seat)}")
+        self._learn()
         memory = self._memory(seat)
         guesses = memory.belief.guesses if memory.belief is not None else ()
         bluff = _must_answer_wild_draw_four(game, seat)
