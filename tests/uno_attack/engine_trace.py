@@ -1,7 +1,8 @@
 """A fingerprint of the engine's behaviour over seeded random games, for
 ``test_engine_trace.py``: every seat's legal actions, the refusal of many probe actions
 and what each action did, hashed per game. The recorded digests were made by the engine
-before its house rules became hooks; a change that alters a legal move, a refusal's text
+before its house rules became hooks (six re-recorded since, for the until_playable refusal's
+wording); a change that alters a legal move, a refusal's text
 or an outcome changes a digest.
 
 ``python -m tests.uno_attack.engine_trace > tests/uno_attack/data/engine_trace.json``

@@ -1,6 +1,7 @@
 """The engine behaves as recorded: legal actions, refusals and outcomes of seeded random
 games under random house rules (:mod:`tests.uno_attack.engine_trace`) hash to the digests
-the engine gave before its house rules became hooks."""
+recorded before its house rules became hooks, re-recorded only where a change meant to alter
+behaviour did (the refusal of a second press under ``until_playable`` no longer offers a pass)."""
 
 from __future__ import annotations
 
