@@ -55,6 +55,8 @@ class TableEvent:
     rules: RuleSet
     press: PressResult | None = None
     names: tuple[str, ...] = field(default=(), repr=False)
+    jumped_in: bool = False
+    """A play out of turn (VARIANTS.md B2): the log says so, since the turn moved to it."""
 
     @property
     def action(self) -> Action:
@@ -80,7 +82,8 @@ class TableEvent:
         a = self.action
         who = self._name(a.seat)
         if a.verb is Verb.PLAY:
-            text = f"{who} played {_and(self.rules.card_name(c) for c in a.cards)}"
+            cards = _and(self.rules.card_name(c) for c in a.cards)
+            text = f"{who} jumped in with {cards}" if self.jumped_in else f"{who} played {cards}"
             if a.color is not None:
                 text += f", naming {a.color}"
             if a.target is not None:
@@ -243,6 +246,7 @@ class Table:
         if reason is not None:
             raise IllegalActionError(action, reason)
         verb = action.verb
+        jumped_in = verb is Verb.PLAY and action.seat != game.to_act
         if verb is Verb.PRESS:
             if fired is None:
                 press = press or self.press_launcher()
@@ -263,7 +267,7 @@ class Table:
         self.cards_taken += len(applied.gained)
         if self.recording:
             self._write(action, fired, applied.reloads)
-        event = TableEvent(applied, game.rules, press, self.names)
+        event = TableEvent(applied, game.rules, press, self.names, jumped_in)
         self.events.append(event)
         self._save()
         if self.on_event is not None:

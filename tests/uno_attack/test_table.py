@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from uno_attack.actions import Action
 from uno_attack.bots import make_bot
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
+from uno_attack.rules import CLASSIC
 from uno_attack.table import Table
+from uno_attack.transcript import Transcript
 
 
 def test_a_launcher_serves_as_the_draw_pile_one_eject_per_draw() -> None:
@@ -50,3 +53,20 @@ def test_the_log_says_what_the_result_says() -> None:
             n = len(event.fired)
             assert f"drew {n} card" in lines[-1]
     assert any(" played " in line for line in lines)
+
+
+def test_the_log_tells_a_jump_in_from_a_play_in_turn() -> None:
+    """VARIANTS.md B2: a seat that plays the very card on top out of turn jumped in."""
+    record = Transcript(name="jump-in", players=3, dealer=2,
+                        hands=[CLASSIC.parse_cards(h.split())
+                               for h in ("R5 B1 B2", "Y1 Y2 Y3", "R5 G1 G2")],
+                        starter=CLASSIC.parse_cards(["R3"]),
+                        options=Options(rules="classic", jump_in="numbers"))
+    game = record.new_round()
+    table = Table(game, [make_bot("basic", n) for n in ("Ada", "Bo", "Cy")],
+                  open_launcher("sim"), record)
+    in_turn = table.perform(Action.parse("0 play R5", rules=game.rules))
+    jump = table.perform(Action.parse("2 play R5", rules=game.rules))
+    assert in_turn.describe() == "Ada played red 5"
+    assert jump.describe() == "Cy jumped in with red 5"
+    assert game.to_act == 0  # play goes on from the seat that jumped in
