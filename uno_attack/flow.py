@@ -409,7 +409,7 @@ class TableFlow:
         self._track_turn()
         bot_acts = not self.is_human(actor) or self.player(actor) in self._away
         dues: list[float] = []
-        if game.reactions_open() and "reacted" not in self._schedule.times:
+        if s.table.turns.reacting:  # a bot may act out of turn
             pause = self.settings.catch_delay * self._pace.uniform(0.7, 1.3)
             look = self._due("react", pause, now)
             if now < look:
@@ -417,9 +417,9 @@ class TableFlow:
                     return look  # the bots look at the window before the next bot moves
                 dues.append(look)
             else:
-                self._schedule.times["reacted"] = now
-                for action in s.bot_reactions():
-                    self._do(action, "")
+                reaction = s.table.bot_reaction()
+                if reaction is not None:
+                    self._do(reaction, "")
                     return MOVED
         if bot_acts:
             when = self._due("bot", self.settings.bot_delay, now)
@@ -602,7 +602,7 @@ class TableFlow:
 
         def take() -> PressResult | None:
             if retry:
-                return table.launcher.eject(retry, available=max(available - prior, 0))
+                return table.eject_again(retry, available=max(available - prior, 0))
             return table.eject_draw() if drawing else table.press_launcher()
 
         future = self._loop.run_in_executor(self._executor, take)

@@ -170,26 +170,6 @@ class Launcher(ABC):
         raises :class:`LauncherError` naming the key and value it cannot take."""
 
     # -- the lean path of self-play -----------------------------------------------
-    def fire(self, *, available: int | None = None) -> int:
-        """Press once and give only how many cards came out: self-play keeps no
-        :class:`PressResult`. A count that is not known raises :class:`LauncherError`, as
-        bots have nobody to ask. A backend may do this cheaper than :meth:`press`."""
-        result = self.press(available=available)
-        if not result.known:
-            raise LauncherError(f"{self.description}: lost count after {result.fired} "
-                                f"card(s) ({result.detail or result.status})")
-        return result.fired
-
-    def serve(self, count: int) -> None:
-        """Eject exactly ``count`` cards as classic's draw pile (VARIANTS.md A2) for
-        self-play: as :meth:`eject`, keeping no result; nothing for ``count`` < 1."""
-        if count < 1:
-            return
-        result = self.eject(count, available=count)
-        if not result.known:
-            raise LauncherError(f"{self.description}: lost count after {result.fired} "
-                                f"card(s) ({result.detail or result.status})")
-
     # -- shared behaviour ---------------------------------------------------------
     def close(self) -> None:
         if not self._closed:

@@ -43,7 +43,7 @@ from uno_attack.scoring import RoundResult
 from uno_attack.store import Level, Recorder, RoundSaved
 from uno_attack.store.from_table import match_record, round_record
 from uno_attack.store.records import MatchRecord, RoundRecord, now
-from uno_attack.table import Table, TableEvent, reaction_order
+from uno_attack.table import Table, TableEvent
 from uno_attack.transcript import ActionStep, Transcript
 
 #: what recording a round found: the round's record, and the people's levels since
@@ -243,9 +243,16 @@ class Session:
         game, record = self.match.deal_round()
         record.meta.update(self._meta())
         self._seat_players()
-        self.table = Table(game, self.players, self.launcher, record,
-                           reload_rng=self.match.reload_rng(), journal=self.journal)
+        self.table = self._new_table(game, record, journal=self.journal)
         return self.table
+
+    def _new_table(self, game: Round, record: Transcript, *,
+                   journal: Journal | None) -> Table:
+        """A table of this match's players and launcher; only its bots are asked out of
+        turn (a person acts out of turn whenever they like)."""
+        return Table(game, self.players, self.launcher, record,
+                     reload_rng=self.match.reload_rng(), journal=journal,
+                     asks=lambda seat: not self.is_human(seat))
 
     def use_deal(self, record: Transcript) -> Table:
         """Play a given deal (a transcript's set-up) as the next round: a test's or a bug
@@ -258,8 +265,7 @@ class Session:
         record.scores = [self.match.scores[p] for p in self.match.active]
         record.meta.update(self._meta())
         self._seat_players()
-        self.table = Table(record.new_round(), self.players, self.launcher, record,
-                           reload_rng=self.match.reload_rng(), journal=self.journal)
+        self.table = self._new_table(record.new_round(), record, journal=self.journal)
         return self.table
 
     def finish_round(self) -> RoundResult:
@@ -305,17 +311,6 @@ class Session:
         """What the bot in ``seat`` does now (it reads the engine's legal actions)."""
         game = self.game
         return self.players[seat].choose(game, seat, game.legal_actions())  # type: ignore[no-any-return]
-
-    def bot_reactions(self) -> list[Action]:
-        """Catches and UNO calls the bots want to make now, in seat order."""
-        game = self.game
-        for seat in reaction_order(game):
-            if self.is_human(seat):
-                continue
-            action = self.players[seat].react(game, seat)
-            if action is not None and game.is_legal(action):
-                return [action]  # the first catch (or call) closes the window
-        return []
 
     def save_now(self) -> SaveFailure | None:
         """Write the journal again (after a failed save, when the player asks)."""
@@ -392,8 +387,7 @@ class Session:
                            hands=record.hands, starter=record.starter,
                            launcher=record.launcher, rest=record.rest, options=record.options,
                            scores=record.scores, meta={**record.meta, **self._meta()})
-        table = Table(record.new_round(), self.players, self.launcher, fresh,
-                      reload_rng=self.match.reload_rng())
+        table = self._new_table(record.new_round(), fresh, journal=None)
         fires = iter(record.fires)
         for i, step in enumerate(record.steps):
             if not isinstance(step, ActionStep):

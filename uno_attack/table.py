@@ -7,10 +7,9 @@ transcript (the saved game) and, given a journal, rewrites that file atomically 
 every action, so a crash loses nothing (a write that fails is kept in the journal for
 the front end to show; the game goes on).
 
-Front ends drive it step by step (:meth:`Table.perform`, :meth:`Table.bot_turn`,
-:meth:`Table.bot_reactions`); self-play runs :meth:`Table.play_round`. A table that keeps
-nothing of its actions (``recording=False``, no journal, no ``on_event``: statistics only)
-plays its rounds on a lean loop: the same moves, without an event or a record per action.
+Who decides next is :mod:`uno_attack.turns`' answer, held as :attr:`Table.turns`. Front
+ends make their seats' decisions and :meth:`Table.perform` them; a bot's decision is made
+by :meth:`Table.step`, and self-play (:meth:`Table.play_round`) is nothing but steps.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from uno_attack.penalties import FIRE, Owed, Unit, Why
 from uno_attack.rules import RuleSet
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, Transcript
+from uno_attack.turns import Turns
 from uno_attack.wording import as_object, count, possessive, verb_for
 
 
@@ -148,21 +148,11 @@ def _and(words: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-_OVER, _PRESS, _DRAW = Phase.OVER, Verb.PRESS, Verb.DRAW  # looked up once for the lean loop
+_OVER, _PRESS, _DRAW = Phase.OVER, Verb.PRESS, Verb.DRAW  # looked up once per module
 
 
 def _too_long(max_actions: int) -> RoundTooLong:
     return RoundTooLong(f"the round did not end within {max_actions} actions")
-
-
-def reaction_order(game: Round) -> list[int]:
-    """Who may act out of turn now, in the order they are asked: every seat in seat order
-    from the player who forgot UNO (who may remember last) or, with no UNO window open,
-    from the seat in turn (who is asked last)."""
-    if not game.reactions_open():
-        return []
-    start = game.uno_seat if game.uno_seat is not None else game.turn
-    return [(start + i) % game.players for i in range(1, game.players + 1)]
 
 
 @dataclass
@@ -178,12 +168,15 @@ class Table:
     on_event: Callable[[TableEvent], None] | None = None
     events: list[TableEvent] = field(default_factory=list)
     recording: bool = True  # write each action into the record (statistics need not)
+    asks: Callable[[int], bool] | None = None  # which seats are asked out of turn (Turns)
     actions: int = 0      # actions applied
     takes: int = 0        # presses (or draws) made
     cards_taken: int = 0  # cards they brought in
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
+        self.turns = Turns(self.game, asks=self.asks)
+        self.turns.acted()  # a deal may open a chance (a starter to jump in on)
         self._save()
 
     def _save(self) -> None:
@@ -229,6 +222,11 @@ class Table:
             raise UnknownPressOutcome(result)
         return result
 
+    def eject_again(self, count: int, *, available: int) -> PressResult:
+        """After a take the launcher could not finish: eject the ``count`` cards it still
+        owes (the ejection policy is not asked again)."""
+        return self.launcher.eject(count, available=available)
+
     def perform(self, action: Action, *, press: PressResult | None = None,
                 fired: int | None = None, checked: bool = False,
                 eject: bool = True) -> TableEvent:
@@ -241,13 +239,26 @@ class Table:
         Raises :class:`~uno_attack.errors.IllegalActionError` and changes nothing when the
         action is not allowed.
         """
+        jumped_in = action.verb is Verb.PLAY and action.seat != self.game.to_act
+        applied, press = self._settle(action, checked, press, fired, eject)
+        event = TableEvent(applied, self.game.rules, press, self.names, jumped_in)
+        self.events.append(event)
+        self._save()
+        if self.on_event is not None:
+            self.on_event(event)
+        return event
+
+    def _settle(self, action: Action, checked: bool, press: PressResult | None = None,
+                fired: int | None = None, eject: bool = True,
+                ) -> tuple[Applied, PressResult | None]:
+        """:meth:`perform` short of its event: the rule check, the launcher's part, the
+        engine's, the record, and who decides next."""
         game = self.game
         reason = None if checked else game.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
         verb = action.verb
-        jumped_in = verb is Verb.PLAY and action.seat != game.to_act
-        if verb is Verb.PRESS:
+        if verb is _PRESS:
             if fired is None:
                 press = press or self.press_launcher()
                 fired = press.fired
@@ -256,7 +267,7 @@ class Table:
                                                  f"not {fired!r}")
             applied = game.push(action, fired=fired, shuffle=self.reload_rng.shuffle)
             self.takes += 1
-        elif verb is Verb.DRAW:
+        elif verb is _DRAW:
             if press is None and eject:
                 press = self.eject_draw()
             applied = game.push(action, shuffle=self.reload_rng.shuffle)
@@ -267,12 +278,8 @@ class Table:
         self.cards_taken += len(applied.gained)
         if self.recording:
             self._write(action, fired, applied.reloads)
-        event = TableEvent(applied, game.rules, press, self.names, jumped_in)
-        self.events.append(event)
-        self._save()
-        if self.on_event is not None:
-            self.on_event(event)
-        return event
+        self.turns.acted()
+        return applied, press
 
     def _write(self, action: Action, fired: int | None,
                reloads: tuple[tuple[Card, ...], ...]) -> None:
@@ -284,97 +291,56 @@ class Table:
             record.reloads = [*(record.reloads or []), *map(list, reloads)]
         record.steps.append(ActionStep(action))
 
-    def bot_turn(self) -> TableEvent | None:
-        """Let the seat to act choose and act, if its player chooses by itself."""
-        seat = self.game.to_act
+    def step(self) -> TableEvent | None:
+        """Make the next action the round waits for (:attr:`turns`) by its seat's own
+        player, a bot: a reaction, when one of the seats asked out of turn takes its
+        chance, else the move of the seat to act; ``None`` once the round is over."""
+        decided = self._decide()
+        return None if decided is None else self.perform(decided[0], checked=decided[1])
+
+    def bot_reaction(self) -> Action | None:
+        """Ask the seats :attr:`turns` asks out of turn, one after the other, until one's
+        bot takes its chance: that action (not yet made); ``None`` when all let it go."""
+        game, turns = self.game, self.turns
+        while (decision := turns.decision) is not None and decision.reacting:
+            seat = decision.seat
+            action = self.players[seat].react(game, seat)
+            if action is not None and game.is_legal(action):
+                return action
+            turns.declined()
+        return None
+
+    def _decide(self) -> tuple[Action, bool] | None:
+        """The bots' next action, and whether it needs no second check (taken from the
+        legal list itself, or checked already); ``None`` once the round is over."""
+        if self.turns.reacting:
+            reaction = self.bot_reaction()
+            if reaction is not None:
+                return reaction, True
+        game = self.game
+        seat = game.to_act
         if seat is None:
             return None
-        player = self.players[seat]
-        legal = self.game.legal_actions()
-        action = player.choose(self.game, seat, legal)
-        # an action handed back from the legal list itself needs no second check
-        return self.perform(action, checked=any(a is action for a in legal))
-
-    def bot_reactions(self, *, exclude: int | None = None) -> list[TableEvent]:
-        """Out-of-turn actions (catch, UNO, a jump-in, going out) while one is open.
-
-        The seats are asked in :func:`reaction_order`; the first action counts (a catch or
-        call closes the window, a jump-in takes the turn).
-        """
-        action = self._first_reaction(exclude=exclude)
-        return [] if action is None else [self.perform(action)]
+        legal = game.legal_actions()
+        action = self.players[seat].choose(game, seat, legal)
+        for offered in legal:  # by identity: no allocation, no __eq__
+            if offered is action:
+                return action, True
+        return action, False
 
     def play_round(self, *, max_actions: int = 100_000) -> RoundResult:
-        """Play to the end with every seat choosing by itself (bots): each turn, then the
-        first out-of-turn action the others take (:meth:`bot_reactions`)."""
-        if not self.recording and self.journal is None and self.on_event is None:
-            self._play_lean(max_actions)
-        while not self.game.over:
+        """Play to the end with every seat choosing by itself (bots), one :meth:`step` after
+        another. A table that keeps nothing of its actions (``recording=False``, no journal,
+        no ``on_event``: statistics only) makes no event of them."""
+        game, decide = self.game, self._decide
+        watched = self.recording or self.journal is not None or self.on_event is not None
+        settle = self.perform if watched else self._settle
+        while game.phase is not _OVER:
             if self.actions >= max_actions:
                 raise _too_long(max_actions)
-            event = self.bot_turn()
-            assert event is not None
-            if self.game.reactions_open():
-                self.bot_reactions(exclude=event.action.seat)
+            decided = decide()
+            assert decided is not None  # the round is not over
+            settle(decided[0], checked=decided[1])
         result = self.result
         assert result is not None
         return result
-
-    def _play_lean(self, max_actions: int) -> None:
-        """:meth:`play_round`'s moves, made without a :class:`TableEvent`, a record or a
-        :class:`PressResult` per action: an action handed back from the legal list goes to
-        the engine's unchecked ``push``, any other is checked first. Everything is looked
-        up once, outside the loop."""
-        game, players, launcher = self.game, self.players, self.launcher
-        choosers = [player.choose for player in players]
-        legal_actions, push, reactions_open = game.legal_actions, game.push, game.reactions_open
-        shuffle = self.reload_rng.shuffle
-        fire, serve = launcher.fire, launcher.serve
-        actions, takes, taken = self.actions, self.takes, self.cards_taken
-        reaction: Action | None = None  # an out-of-turn action to make before the next turn
-        try:
-            while game.phase is not _OVER:
-                in_turn = reaction is None
-                if in_turn:
-                    if actions >= max_actions:
-                        raise _too_long(max_actions)
-                    seat = game.to_act
-                    legal = legal_actions()
-                    action = choosers[seat](game, seat, legal)  # type: ignore[index, arg-type]
-                    for offered in legal:  # by identity: no allocation, no __eq__
-                        if offered is action:
-                            break
-                    else:
-                        reason = game.illegal_reason(action)
-                        if reason is not None:
-                            raise IllegalActionError(action, reason)
-                else:
-                    action, reaction = reaction, None  # type: ignore[assignment]  # not in_turn: set
-                verb = action.verb
-                if verb is _PRESS:
-                    stock = game.stock
-                    fired = fire(available=len(stock) if stock else len(game.discard) - 1)
-                    applied = push(action, fired=fired, shuffle=shuffle)
-                    takes += 1
-                elif verb is _DRAW:
-                    serve(game.draw_size())
-                    applied = push(action, shuffle=shuffle)
-                    takes += 1
-                else:
-                    applied = push(action)
-                actions += 1
-                taken += len(applied.gained)
-                if in_turn and reactions_open():
-                    reaction = self._first_reaction(exclude=action.seat)
-        finally:
-            self.actions, self.takes, self.cards_taken = actions, takes, taken
-
-    def _first_reaction(self, *, exclude: int | None) -> Action | None:
-        """The first legal out-of-turn action of a seat but ``exclude``, not yet made."""
-        game = self.game
-        for seat in reaction_order(game):
-            if seat != exclude:
-                action = self.players[seat].react(game, seat)
-                if action is not None and game.is_legal(action):
-                    return action
-        return None

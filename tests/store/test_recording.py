@@ -49,7 +49,8 @@ def play_match(session: Session) -> int:
                 session.perform(action, press=table.press_launcher())
             else:
                 session.perform(action)
-            for reaction in session.bot_reactions():
+            reaction = table.bot_reaction()
+            if reaction is not None:
                 session.perform(reaction)
         session.finish_round()
     return session.match.round_no

@@ -22,6 +22,7 @@ from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
 from uno_attack.table import Table
+from uno_attack.turns import Decision
 
 from .test_smart_bot import acts, table
 
@@ -51,15 +52,14 @@ def followed_turns(seed: int, options: Options | None = None) -> Iterator[tuple[
     table = Table(game, bots, open_launcher("sim", seed=seed), record,
                   reload_rng=match.reload_rng())
     while not game.over:
-        if game.to_act == 0:
+        if table.turns.decision == Decision(0, reacting=False):
             memory.observe(game)
             yield game, memory
             action = bots[0].choose(game, 0, game.legal_actions())
             memory.acted(game, action)
             table.perform(action)
         else:
-            table.bot_turn()
-        table.bot_reactions()
+            table.step()
 
 
 @dataclass(frozen=True)

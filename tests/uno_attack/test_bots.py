@@ -142,8 +142,7 @@ def test_bots_decide_only_from_what_their_seat_sees(
     for _ in range(steps):
         if game.over:
             break
-        table.bot_turn()
-        table.bot_reactions()
+        table.step()
     seat = game.to_act
     if seat is None:
         return

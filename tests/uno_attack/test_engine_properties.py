@@ -229,10 +229,7 @@ def play_table(seed: int, players: int, chosen: Options, tmp: Path | None = None
     for _ in range(STEPS):
         if game.over:
             break
-        event = table.bot_turn()
-        assert event is not None
-        if game.reactions_open():
-            table.bot_reactions(exclude=event.action.seat)
+        table.step()
     return table
 
 

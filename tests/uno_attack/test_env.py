@@ -28,7 +28,7 @@ from uno_attack.env import ACTIONS, OBSERVATION, SingleAgentEnv, action_id, acti
 from uno_attack.env.layout import CARDS, WAIT, field_slice
 from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
 from uno_attack.penalties import FIRE
-from uno_attack.table import reaction_order
+from uno_attack.turns import reaction_order
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 TABLES = [
@@ -263,10 +263,11 @@ class TestActionSpace:
         for game_env, seat, obs in decisions(5, 4, {"jump_in": "any"}, 400):
             seats = game_env.seats
             game = seats.game
-            if seats.reacting and seats.asking[0] == seat:
-                expected = [s for s in reaction_order(game)
-                            if s != game.to_act and game.legal_actions(s)]
-                if seats.asking == expected:
+            asking = seats.table.turns.asking
+            if seats.reacting and asking[0] == seat:
+                expected = tuple(s for s in reaction_order(game)
+                                 if s != game.to_act and game.legal_actions(s))
+                if asking == expected:
                     asked_rounds += 1
                 assert obs["observation"][field_slice("reacting")][0] == 1
                 assert obs["action_mask"][WAIT] == 1

@@ -1,4 +1,4 @@
-"""Self-play: the table's lean loop plays exactly the moves of its step-by-step loop, and
+"""Self-play: a table that keeps no events plays exactly the moves of one that does, and
 ``simulate``'s line-ups seat and count the bot kinds as documented."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tests.uno_attack.test_engine_properties import options
 from uno_attack.actions import Action
 from uno_attack.bots import make_bot
 from uno_attack.engine import Round
-from uno_attack.errors import IllegalActionError, LauncherError, UnoAttackError
+from uno_attack.errors import IllegalActionError, UnoAttackError
 from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options
@@ -109,30 +109,6 @@ class TestLeanLoop:
         with pytest.raises(IllegalActionError, match="cannot catch themselves"):
             table.play_round()
         assert table.actions == 2  # the two equal copies were played
-
-
-class TestLeanPress:
-    @pytest.mark.parametrize("spec", ["sim", "sim:brutal", "fixed:3"])
-    def test_fire_counts_what_press_would_fire(self, spec: str) -> None:
-        pressed, fired = open_launcher(spec, seed=8), open_launcher(spec, seed=8)
-        available = [12, 0, 3, 1, 40, 2] * 50
-        assert [fired.fire(available=a) for a in available] == [
-            pressed.press(available=a).fired for a in available]
-
-    def test_a_backend_without_its_own_fire_presses(self) -> None:
-        scripted = open_launcher("scripted:2,0,5")
-        assert [scripted.fire(available=3) for _ in range(3)] == [2, 0, 3]
-        scripted.serve(2)  # an eject of exactly 2, as a classic draw of 2
-        with pytest.raises(LauncherError, match="fires ran out"):
-            scripted.fire()
-
-    def test_a_closed_launcher_fires_nothing(self) -> None:
-        launcher = open_launcher("sim")
-        launcher.close()
-        with pytest.raises(LauncherError, match="closed"):
-            launcher.fire(available=5)
-        with pytest.raises(LauncherError, match="closed"):
-            launcher.serve(1)
 
 
 class TestLineUps:

@@ -48,7 +48,8 @@ def test_a_forgetful_bot_drops_its_uno_call(tmp_path: Path) -> None:
     assert not action.uno
     session.perform(action)
     assert session.game.uno_seat == 1
-    assert session.bot_reactions() == [Action.call_uno(1)]  # remembers, if nobody catches
+    assert session.table is not None
+    assert session.table.bot_reaction() == Action.call_uno(1)  # remembers, if nobody catches
 
 
 def test_search_bots_model_the_table_s_ejection_policy() -> None:
@@ -78,7 +79,8 @@ def test_resume_replays_the_journal_to_the_same_state(tmp_path: Path) -> None:
                 session.perform(action, press=session.table.press_launcher())
             else:
                 session.perform(action)
-        for reaction in session.bot_reactions():
+        reaction = session.table.bot_reaction()
+        if reaction is not None:
             session.perform(reaction)
     again = Session.resume(GameConfig(save=tmp_path / "g.json"))
     assert again.game.snapshot() == session.game.snapshot()
@@ -136,14 +138,11 @@ def test_resuming_a_classic_game_ejects_nothing(tmp_path: Path) -> None:
 
 
 def _play_bots(session: Session, *, until: int) -> None:
-    """Bots play on as self-play does: each turn, then the first reaction to it."""
+    """Bots play on as self-play does, one decision at a time."""
     table = session.table
     assert table is not None
     while not table.over and table.actions < until:
-        event = table.bot_turn()
-        assert event is not None
-        if table.game.reactions_open():
-            table.bot_reactions(exclude=event.action.seat)
+        table.step()
 
 
 @pytest.mark.parametrize(("bots", "seed"), [("random", 11), ("smart", 10)])  # long rounds

@@ -44,8 +44,7 @@ def played(seed: int, players: int, options: Options, steps: int) -> Round:
     for _ in range(steps):
         if game.over or game.to_act is None:
             break
-        table.bot_turn()
-        table.bot_reactions()
+        table.step()
     return game
 
 

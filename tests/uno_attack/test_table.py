@@ -26,9 +26,8 @@ def test_a_launcher_serves_as_the_draw_pile_one_eject_per_draw() -> None:
         for _ in range(40):
             if game.over:
                 break
-            event = table.bot_turn()
-            assert event is not None
-            if event.action.verb.value == "draw":
+            event = table.step()
+            if event is not None and event.action.verb.value == "draw":
                 assert event.press is not None
                 assert event.press.asked == event.press.fired == len(event.fired)
         assert table.takes > 0
@@ -46,8 +45,9 @@ def test_the_log_says_what_the_result_says() -> None:
     for _ in range(60):
         if game.over:
             break
-        event = table.bot_turn()
-        assert event is not None
+        event = table.step()
+        if event is None:
+            continue
         lines.append(event.describe())
         if event.action.verb.value == "draw":
             n = len(event.fired)

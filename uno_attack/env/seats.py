@@ -4,7 +4,7 @@ The engine lets seats act out of turn (call UNO, catch, jump in, go out). An age
 environment gives one seat the move at a time, so out-of-turn actions get **reaction
 steps**: after an action that opens such a chance (the engine's ``reactions_open``), each
 seat but the one to act that may act out of turn is asked, one after the other in the
-table's :func:`~uno_attack.table.reaction_order` (the player who may be caught is asked
+table's :func:`~uno_attack.turns.reaction_order` (the player who may be caught is asked
 last), with its out-of-turn actions and ``wait``. The first to act takes the chance; when
 all wait, the seat to act moves. The seat to act is not asked apart: its own turn lists
 its calls and catches.
@@ -31,7 +31,7 @@ from uno_attack.launcher import open_launcher
 from uno_attack.match import Match
 from uno_attack.options import Options, options_from_cli
 from uno_attack.scoring import team_of
-from uno_attack.table import Table, TableEvent, reaction_order
+from uno_attack.table import Table, TableEvent
 
 from .layout import ACTIONS, action_mask, action_of, observe
 
@@ -115,7 +115,6 @@ class AgentTable:
         self.bot_kinds = dict(bots or {})
         self.table: Table  # and its game: set by deal()
         self.game: Round
-        self.asking: list[int] = []  # the seats still to be asked in this reaction step
         self._mask: np.ndarray | None = None  # the decider's, until the next action
 
     # -- dealing -------------------------------------------------------------------
@@ -130,10 +129,9 @@ class AgentTable:
             else _Agent(name) for s, name in enumerate(self.names)]
         launcher = open_launcher("sim", seed=random.Random(f"{seed}:launcher").getrandbits(32),
                                  policy=self.config.policy)
-        self.table = Table(game, players, launcher, record, reload_rng=match.reload_rng(),
-                           recording=False)
         self.game = game
-        self.asking = []
+        self.table = Table(game, players, launcher, record, reload_rng=match.reload_rng(),
+                           recording=False, asks=self._asked)
         self._mask = None
 
     def close(self) -> None:
@@ -145,20 +143,20 @@ class AgentTable:
     @property
     def decider(self) -> int | None:
         """The seat whose decision the round waits for; ``None`` once it is over."""
-        return self.asking[0] if self.asking else self.game.to_act
+        decision = self.table.turns.decision
+        return None if decision is None else decision.seat
 
     @property
     def reacting(self) -> bool:
         """Whether the decider is asked out of its turn (a reaction step)."""
-        return bool(self.asking)
+        return self.table.turns.reacting
 
     def observation(self, seat: int) -> np.ndarray:
-        asking = self.asking
-        return observe(self.game, seat, reacting=bool(asking) and asking[0] == seat)
+        return observe(self.game, seat, reacting=self.reacting and self.decider == seat)
 
     def mask(self, seat: int) -> np.ndarray:
         """The action ids ``seat`` may take now: none unless it is the decider."""
-        if seat != (self.asking[0] if self.asking else self.game.to_act):
+        if seat != self.decider:
             return action_mask((), self.game.players, waiting=False)
         return self._decider_mask().copy()
 
@@ -167,7 +165,7 @@ class AgentTable:
         if self._mask is None:
             game = self.game
             self._mask = action_mask(game.legal_actions(self.decider), game.players,
-                                     waiting=bool(self.asking))
+                                     waiting=self.reacting)
         return self._mask
 
     def rewards(self) -> list[float]:
@@ -199,7 +197,7 @@ class AgentTable:
         self.table.perform(action, checked=True)  # the mask lists only legal actions
         if action.verb is Verb.PLAY and self.game.uno_seat == seat:
             self.table.perform(Action.call_uno(seat), checked=True)  # one card left: UNO!
-        self._next_decider()
+        self._mask = None
 
     def _refusal(self, seat: int, action_id: int) -> str:
         if not 0 <= action_id < len(ACTIONS):
@@ -216,32 +214,23 @@ class AgentTable:
 
     def bot_step(self) -> None:
         """The decider is a bot: its move, or its reaction (else it waits)."""
-        seat, game = self.decider, self.game
-        assert seat is not None, "the round is over"
-        player = self.table.players[seat]
-        if self.reacting:
-            action = player.react(game, seat)
-            self.perform(action if action is not None and game.is_legal(action) else None)
-        else:
-            self.perform(player.choose(game, seat, game.legal_actions()))
+        assert self.decider is not None, "the round is over"
+        self.table.step()
+        self._mask = None
 
     def perform(self, action: Action | None) -> TableEvent | None:
         """Make the decider's action (``None``: wait) and see who decides next."""
-        if action is None:
-            self.asking.pop(0)
-            self._mask = None
-            return None
-        event = self.table.perform(action)
-        self._next_decider()
-        return event
-
-    def _next_decider(self) -> None:
-        """After an action: the seats that may now act out of turn, to be asked."""
-        game = self.game
-        to_act = game.to_act
-        self.asking = [s for s in reaction_order(game) if s != to_act and
-                       game.legal_actions(s)] if game.reactions_open() else []
         self._mask = None
+        if action is None:
+            self.table.turns.declined()
+            return None
+        return self.table.perform(action)
+
+    def _asked(self, seat: int) -> bool:
+        """Whether ``seat`` gets a reaction step: not the seat to act (its turn lists its
+        calls and catches), nor a seat that could only wait."""
+        game = self.game
+        return seat != game.to_act and bool(game.legal_actions(seat))
 
     # -- text ------------------------------------------------------------------------
     def show(self, mode: str | None) -> str | None:
@@ -268,8 +257,8 @@ class AgentTable:
             lines.append(f"{mark} {self.names[seat]}: {cards}")
         for owed in game.owed:
             lines.append(f"  {self.names[owed.seat]} owes {owed.describe()}")
-        if self.reacting:
-            lines.append(f"  {self.names[self.asking[0]]} may act out of turn")
+        if self.reacting and decider is not None:
+            lines.append(f"  {self.names[decider]} may act out of turn")
         if self.table.events:
             lines.append(f"  last: {self.table.events[-1].describe()}")
         if game.over:

@@ -25,20 +25,7 @@ class IdealEjector:
 
 
 class SimulatedLauncher(PolicyLauncher):
-    """The policy and the ideal ejector; self-play's lean press is a draw of the policy and
-    nothing more (no result objects), the same count :meth:`press` gives."""
-
-    def fire(self, *, available: int | None = None) -> int:
-        if self._closed:
-            self._check_open()  # raises
-        with self._lock:
-            asked = self.policy.next_burst()
-        if available is not None and available < asked:
-            return max(available, 0)
-        return asked
-
-    def serve(self, count: int) -> None:
-        self._check_open()  # nothing real comes out of a simulated draw pile
+    """The policy and the ideal ejector."""
 
 
 def from_spec(arg: str | None, settings: LauncherSettings) -> SimulatedLauncher:
