@@ -29,6 +29,10 @@ class IllegalActionError(UnoAttackError):
         self.reason = reason
 
 
+class ActRefused(UnoAttackError):
+    """An act at a table that was not understood or not allowed; nothing changed."""
+
+
 class OptionError(UnoAttackError):
     """An unknown rule option, or a value an option does not take."""
 

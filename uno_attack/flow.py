@@ -34,25 +34,23 @@ from uno_attack.actions import Action, Verb
 from uno_attack.bots import Player, make_bot
 from uno_attack.cards import COLORS
 from uno_attack.engine import Phase, Round
-from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
+from uno_attack.errors import ActRefused, IllegalActionError, InvalidActionError
 from uno_attack.launcher import PressResult
+from uno_attack.launcher_questions import (
+    LauncherQuestion,
+    NoRetry,
+    PressAgain,
+    Retry,
+)
 from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
 from uno_attack.thinker import Thinker
 from uno_attack.transcript import Transcript
-from uno_attack.views import LOG_LINES, Prompt, TableFacts
+from uno_attack.views import LOG_LINES, TableFacts
 from uno_attack.wording import count, verb_for
 
 #: What :meth:`TableFlow._next` returns when it made a move.
 MOVED = object()
-#: The most ``fired N`` answers a launcher prompt lists when the press's size is unknown.
-MAX_LISTED_COUNT = 12
-
-
-class ActRefused(UnoAttackError):
-    """An act that was not understood or not allowed; nothing changed."""
-
-
 class Clock(Protocol):
     """Where the flow's time comes from: the event loop's clock, or a test's."""
 
@@ -87,21 +85,6 @@ class FlowSettings:
     #                                  None: until the front end calls next_round()
     operator: str | None = "the host"  # who else answers a launcher problem (any seat's,
     #                                    a bot's too); None: whoever reads this table's log
-
-
-@dataclass
-class _Problem:
-    """A press (or a draw's eject) the launcher could not finish; a person says how it
-    ended."""
-
-    seat: int
-    verb: Verb         # press, or draw (classic, the launcher serving as the pile)
-    fired: int         # what is known to have come out so far
-    retry: int         # cards to eject again (>0), press again (<0) or no retry (0)
-    asked: int | None  # what the press wanted, if known
-    available: int     # cards the game believes the launcher holds
-    mark: str          # what the log adds to the press ("time ran out" …)
-    message: str = ""
 
 
 @dataclass
@@ -140,7 +123,7 @@ class TableFlow:
         self.on_change = on_change
         self.log: list[str] = []
         self.busy: int | None = None          # the seat whose press the launcher fires
-        self.problem: _Problem | None = None  # an open launcher prompt
+        self.problem: LauncherQuestion | None = None  # an open launcher prompt
         self.round_points: tuple[int, ...] | None = None
         self._revealed: tuple[int, int, tuple[str, ...]] | None = None
         self._taken: tuple[int, int] | None = None  # the last press or draw: seat, cards
@@ -222,7 +205,7 @@ class TableFlow:
             called=tuple(seat for seat in seats
                          if len(game.hands[seat]) == 1 and s.called_uno(seat)),
             busy=self.busy,
-            prompt=self._prompt(problem) if problem is not None else None,
+            prompt=problem.prompt() if problem is not None else None,
             away=tuple(seat for seat in seats if self.player(seat) in self._away),
             connected=tuple(seat for seat in seats if self.player(seat) in self._present),
             round_points=self.round_points,
@@ -589,7 +572,7 @@ class TableFlow:
             self._score_round()
         return event
 
-    def _start_take(self, seat: int, verb: Verb, *, mark: str, retry: int = 0,
+    def _start_take(self, seat: int, verb: Verb, *, mark: str, retry: Retry | None = None,
                     prior: int = 0, asked: int | None = None) -> None:
         """Press (or eject a classic draw's cards; after a jam, eject ``retry`` more) in
         the launcher's thread."""
@@ -601,8 +584,8 @@ class TableFlow:
         available = self.game.draw_size() if drawing else table.available()
 
         def take() -> PressResult | None:
-            if retry:
-                return table.eject_again(retry, available=max(available - prior, 0))
+            if retry is not None:
+                return table.eject_again(retry.cards, available=max(available - prior, 0))
             return table.eject_draw() if drawing else table.press_launcher()
 
         future = self._loop.run_in_executor(self._executor, take)
@@ -626,13 +609,14 @@ class TableFlow:
               mark: str) -> None:
         exc = future.exception()
         if isinstance(exc, UnknownPressOutcome):
-            self._open_problem(_Problem(seat, verb, prior + exc.result.fired, 0,
-                                        exc.result.asked, available, mark,
-                                        f"The launcher lost count: {exc}"))
+            self._open_problem(LauncherQuestion(
+                seat, verb, prior + exc.result.fired, NoRetry(), exc.result.asked, available,
+                mark, f"The launcher lost count: {exc}"))
             return
         if exc is not None:
-            self._open_problem(_Problem(seat, verb, prior, -1, asked, available, mark,
-                                        f"The launcher is not answering: {exc}"))
+            self._open_problem(LauncherQuestion(
+                seat, verb, prior, PressAgain(), asked, available, mark,
+                f"The launcher is not answering: {exc}"))
             return
         outcome = future.result()
         if outcome is None:  # a draw the pile could not serve: nothing to eject
@@ -644,14 +628,15 @@ class TableFlow:
         result = PressResult(total, wanted, outcome.status, outcome.tension, outcome.detail)
         if press_problem(result, available):
             why = outcome.detail or str(outcome.status)
-            self._open_problem(_Problem(
-                seat, verb, total, wanted - total, wanted, available, mark,
-                f"The launcher stopped after {total} of {wanted} cards ({why})"))
+            owed = wanted - total
+            self._open_problem(LauncherQuestion(
+                seat, verb, total, Retry(owed) if owed > 0 else NoRetry(), wanted, available,
+                mark, f"The launcher stopped after {total} of {wanted} cards ({why})"))
             return
         self.busy = None
         self._perform(Action(seat, verb), mark, press=result)
 
-    def _open_problem(self, problem: _Problem) -> None:
+    def _open_problem(self, problem: LauncherQuestion) -> None:
         self.busy = None
         self.problem = problem
         operator = self.settings.operator
@@ -663,48 +648,29 @@ class TableFlow:
             answer = f"{operator} says how many came out"
         self._say(f"{problem.message}: {answer}")
 
-    def _prompt(self, problem: _Problem) -> Prompt:
-        top = problem.asked if problem.asked is not None else MAX_LISTED_COUNT
-        upper = max(min(problem.available, top), problem.fired)
-        answers = (["retry"] if problem.retry != 0 else []) + [
-            f"fired {n}" for n in range(upper + 1)]
-        return Prompt(problem.seat, problem.message, tuple(answers), problem.fired)
-
     def _answer(self, text: str) -> None:
-        """An answer to the open launcher prompt: ``retry`` or ``fired N``."""
+        """An answer to the open launcher question: ``retry`` or ``fired N``."""
         problem = self.problem
         assert problem is not None
-        words = text.split()
-        if words == ["retry"] and problem.retry != 0:
-            self.problem = None
-            if problem.retry > 0:
-                self._start_take(problem.seat, problem.verb, mark=problem.mark,
-                                 retry=problem.retry, prior=problem.fired, asked=problem.asked)
-            else:
-                self._start_take(problem.seat, problem.verb, mark=problem.mark)
-            return
-        if len(words) == 2 and words[0] == "fired" and words[1].isdigit():
-            count = int(words[1])
-            if count > max(problem.available, problem.fired):
-                raise ActRefused(f"fired {count}: the launcher held only "
-                                 f"{problem.available} cards")
-            self.problem = None
-            action = Action(problem.seat, problem.verb)
-            if problem.verb is Verb.DRAW:  # the draw takes its cards; the rest by hand
-                self._perform(action, problem.mark,
-                              press=PressResult(count, problem.asked or count))
-            else:
-                self._perform(action, problem.mark, fired=count)
-            return
-        retry = "retry, or " if problem.retry != 0 else ""
-        raise ActRefused(f"the launcher needs an answer first: {retry}fired N "
-                         f"(how many cards came out), not {text!r}")
+        answer = problem.answer(text)  # raises ActRefused, and nothing changes
+        self.problem = None
+        if isinstance(answer, Retry):
+            self._start_take(problem.seat, problem.verb, mark=problem.mark, retry=answer,
+                             prior=problem.fired, asked=problem.asked)
+        elif isinstance(answer, PressAgain):
+            self._start_take(problem.seat, problem.verb, mark=problem.mark)
+        elif problem.verb is Verb.DRAW:  # the draw takes its cards; the rest by hand
+            self._perform(Action(problem.seat, problem.verb), problem.mark,
+                          press=PressResult(answer.count, problem.asked or answer.count))
+        else:
+            self._perform(Action(problem.seat, problem.verb), problem.mark,
+                          fired=answer.count)
 
     def _button(self) -> None:
         problem = self.problem
         seat = self.game.to_act if self.session.table is not None else None
         try:
-            if problem is not None and problem.retry != 0:
+            if problem is not None and problem.retryable:
                 self._answer("retry")
             elif problem is None and self.busy is None and seat is not None \
                     and self.is_human(seat) \

@@ -23,7 +23,8 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 
 from uno_attack import views
-from uno_attack.flow import ActRefused, TableFlow
+from uno_attack.errors import ActRefused
+from uno_attack.flow import TableFlow
 
 STATIC_DIR = Path(__file__).parent / "static"
 #: The page for a link with no valid token: what happened and what to do, the same for

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from uno_attack import views
 from uno_attack.actions import Action
-from uno_attack.errors import InvalidActionError
-from uno_attack.flow import ActRefused, FlowSettings, TableFlow
+from uno_attack.errors import ActRefused, InvalidActionError
+from uno_attack.flow import FlowSettings, TableFlow
 from uno_attack.journal import SaveFailure
 from uno_attack.session import Session, resume_command
 from uno_attack.store import PlayerStats
