@@ -42,6 +42,7 @@ from uno_attack.launcher_questions import (
     PressAgain,
     Retry,
 )
+from uno_attack.presence import Presence
 from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
 from uno_attack.thinker import Thinker
@@ -132,10 +133,7 @@ class TableFlow:
         self.on_busy = on_busy
         self._held = False  # a front end asks a person something first
         self.idle = False  # nothing is due or running: only a person (or next_round) moves on
-        self._present: set[int] = set()       # match players with a connection
-        self._absent_since: dict[int, float] = {}
-        self._away: set[int] = set()          # match players a bot stands in for
-        self._stand_ins: dict[int, Player] = {}
+        self.presence = Presence(self.settings.away_seconds, self._make_stand_in)
         self._schedule = _Schedule()
         self._turn: tuple[int | None, float] = (None, 0.0)  # (seat to act, since)
         self._over_at: float | None = None
@@ -206,8 +204,9 @@ class TableFlow:
                          if len(game.hands[seat]) == 1 and s.called_uno(seat)),
             busy=self.busy,
             prompt=problem.prompt() if problem is not None else None,
-            away=tuple(seat for seat in seats if self.player(seat) in self._away),
-            connected=tuple(seat for seat in seats if self.player(seat) in self._present),
+            away=tuple(seat for seat in seats if self.presence.away(self.player(seat))),
+            connected=tuple(seat for seat in seats
+                            if self.presence.connected(self.player(seat))),
             round_points=self.round_points,
             match_winner=self._winner_seats() if winner is not None else None,
             next_round_in=next_in,
@@ -252,15 +251,10 @@ class TableFlow:
 
     def present(self, player: int, here: bool) -> None:
         """Whether match player ``player`` has at least one connection now."""
-        if here and player not in self._present:
-            self._present.add(player)
-            self._absent_since.pop(player, None)
-            if player in self._away:
-                self._away.discard(player)
-                self._say(f"{self.session.names[player]} is back")
-        elif not here and player in self._present:
-            self._present.discard(player)
-            self._absent_since[player] = self.clock.now()
+        if not here:
+            self.presence.leave(player, self.clock.now())
+        elif self.presence.arrive(player):
+            self._say(f"{self.session.names[player]} is back")
         self._poke()  # the away clock may start or stop; views go out with a change
         self._flush()
 
@@ -343,10 +337,9 @@ class TableFlow:
         self.session.launcher.when_button_pressed = self.hardware_button
         if not self._started:
             self._started = True
-            now = self.clock.now()
-            for player, kind in enumerate(self.session.kinds):
-                if kind == "human" and player not in self._present:
-                    self._absent_since.setdefault(player, now)
+            kinds = self.session.kinds
+            self.presence.start((p for p, kind in enumerate(kinds) if kind == "human"),
+                                self.clock.now())
             problem = self.session.recorder.problem
             if problem is not None:  # the game goes on; the log says it is not recorded
                 self._say(f"⚠ {problem}")
@@ -390,7 +383,7 @@ class TableFlow:
         actor = game.to_act
         assert actor is not None
         self._track_turn()
-        bot_acts = not self.is_human(actor) or self.player(actor) in self._away
+        bot_acts = not self.is_human(actor) or self.presence.away(self.player(actor))
         dues: list[float] = []
         if s.table.turns.reacting:  # a bot may act out of turn
             pause = self.settings.catch_delay * self._pace.uniform(0.7, 1.3)
@@ -422,11 +415,10 @@ class TableFlow:
                 return MOVED
             dues.append(turn_due)
         player = self.player(actor)
-        if player not in self._present:
-            since = max(self._absent_since.get(player, now), self._turn[1])
-            away_due = since + self.settings.away_seconds
+        away_due = self.presence.away_at(player, self._turn[1], now)
+        if away_due is not None:
             if now >= away_due:
-                self._away.add(player)
+                self.presence.go_away(player)
                 self._say(f"{s.names[player]} is away: a bot plays for them until they are back")
                 return MOVED
             dues.append(away_due)
@@ -518,7 +510,7 @@ class TableFlow:
         game = self.game
         if game.over or game.to_act != actor or not self.is_human(actor):
             return None
-        if self.player(actor) in self._away:
+        if self.presence.away(self.player(actor)):
             return None
         return since + seconds
 
@@ -528,25 +520,19 @@ class TableFlow:
         thought = self._thought
         if thought is not None and thought.key == key:
             return thought.future.result() if thought.future.done() else None
-        s = self.session
-        bot: Player
-        if not self.is_human(seat):
-            bot = s.players[seat]
-        else:
-            player = self.player(seat)
-            stand_in = self._stand_ins.get(player)
-            if stand_in is None:
-                stand_in = make_bot(s.config.bots, s.names[player],
-                                    seed=f"{s.config.seed}:away:{player}",
-                                    policy=s.config.policy)
-                self._stand_ins[player] = stand_in
-            bot = stand_in
+        bot = (self.session.players[seat] if not self.is_human(seat)
+               else self.presence.stand_in(self.player(seat)))
         game = self.game.copy()  # the table may move on (a person's catch) meanwhile
         assert self._loop is not None
         future = asyncio.wrap_future(self._thinker.think(bot, game, seat), loop=self._loop)
         future.add_done_callback(lambda _: self._poke())
         self._thought = _Thought(key, future)
         return None
+
+    def _make_stand_in(self, player: int) -> Player:
+        s = self.session
+        return make_bot(s.config.bots, s.names[player], seed=f"{s.config.seed}:away:{player}",
+                        policy=s.config.policy)
 
     # -- doing things -------------------------------------------------------------------
     def _do(self, action: Action, mark: str) -> None:
