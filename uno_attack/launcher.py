@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from importlib.metadata import entry_points
 from types import TracebackType
 from typing import Protocol, Self
@@ -81,6 +82,13 @@ class PressResult:
     @property
     def known(self) -> bool:
         return self.status is not EjectStatus.UNKNOWN
+
+
+@lru_cache(maxsize=256)
+def empty_press(tension: int) -> PressResult:
+    """A press that fired nothing, after ``tension`` empty presses in a row: one shared
+    value each, since most presses of a self-play round are these."""
+    return PressResult(fired=0, asked=0, tension=tension)
 
 
 def presses_of(state: Mapping[str, int], where: str) -> int:
@@ -260,7 +268,7 @@ class PolicyLauncher(Launcher):
         with self._lock:
             asked = self.policy.next_burst()
             if asked == 0:
-                return PressResult(fired=0, asked=0, tension=self.policy.tension)
+                return empty_press(self.policy.tension)
             return self._eject(asked, available)
 
     def eject(self, count: int, *, available: int | None = None) -> PressResult:

@@ -144,8 +144,9 @@ class Run:
                              playouts=self.playouts, budget_ms=self.budget_ms)
                     for s in seated]
             with open_launcher("sim", seed=hash_seed(seed, i), policy=self.policy) as launcher:
+                # the simulated launcher's pile is the engine's: a draw has nothing to eject
                 table = Table(game, bots, launcher, record, reload_rng=match.reload_rng(),
-                              recording=self.save_dir is not None)
+                              recording=self.save_dir is not None, ejects_draws=False)
                 result = table.play_round()
             stats.games += 1
             stats.actions += table.actions

@@ -169,6 +169,7 @@ class Table:
     events: list[TableEvent] = field(default_factory=list)
     recording: bool = True  # write each action into the record (statistics need not)
     asks: Callable[[int], bool] | None = None  # which seats are asked out of turn (Turns)
+    ejects_draws: bool = True  # a classic draw ejects its cards (not for a simulated pile)
     actions: int = 0      # actions applied
     takes: int = 0        # presses (or draws) made
     cards_taken: int = 0  # cards they brought in
@@ -254,21 +255,22 @@ class Table:
         """:meth:`perform` short of its event: the rule check, the launcher's part, the
         engine's, the record, and who decides next."""
         game = self.game
-        reason = None if checked else game.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(action, reason)
+        if not checked:
+            reason = game.illegal_reason(action)
+            if reason is not None:
+                raise IllegalActionError(action, reason)
         verb = action.verb
         if verb is _PRESS:
             if fired is None:
                 press = press or self.press_launcher()
                 fired = press.fired
-            if isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
+            elif isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
             applied = game.push(action, fired=fired, shuffle=self.reload_rng.shuffle)
             self.takes += 1
         elif verb is _DRAW:
-            if press is None and eject:
+            if press is None and eject and self.ejects_draws:
                 press = self.eject_draw()
             applied = game.push(action, shuffle=self.reload_rng.shuffle)
             self.takes += 1

@@ -6,7 +6,16 @@ Backend specs: ``sim`` (the policy given by ``--policy``, ``attack`` by default)
 
 from __future__ import annotations
 
-from uno_attack.launcher import EjectResult, EjectStatus, LauncherSettings, PolicyLauncher
+from uno_attack.launcher import (
+    EjectResult,
+    EjectStatus,
+    LauncherSettings,
+    PolicyLauncher,
+    PressResult,
+    empty_press,
+)
+
+RAN_OUT = "the launcher ran out"
 
 
 class IdealEjector:
@@ -14,7 +23,7 @@ class IdealEjector:
 
     def eject(self, count: int, *, available: int | None = None) -> EjectResult:
         if available is not None and available < count:
-            return EjectResult(max(available, 0), EjectStatus.EMPTY, "the launcher ran out")
+            return EjectResult(max(available, 0), EjectStatus.EMPTY, RAN_OUT)
         return EjectResult(count)
 
     def stop(self) -> None:
@@ -25,7 +34,21 @@ class IdealEjector:
 
 
 class SimulatedLauncher(PolicyLauncher):
-    """The policy and the ideal ejector."""
+    """The policy and the ideal ejector; a press is the policy's draw and the ideal
+    ejector's count, made at once (self-play makes millions of them)."""
+
+    def press(self, *, available: int | None = None) -> PressResult:
+        if self._closed:
+            self._check_open()  # raises
+        policy = self.policy
+        with self._lock:
+            asked = policy.next_burst()
+            tension = policy.tension
+        if asked == 0:
+            return empty_press(tension)
+        if available is not None and available < asked:
+            return PressResult(max(available, 0), asked, EjectStatus.EMPTY, tension, RAN_OUT)
+        return PressResult(asked, asked, EjectStatus.OK, tension)
 
 
 def from_spec(arg: str | None, settings: LauncherSettings) -> SimulatedLauncher:
