@@ -131,7 +131,7 @@ class AgentTable:
                                  policy=self.config.policy)
         self.game = game
         self.table = Table(game, players, launcher, record, reload_rng=match.reload_rng(),
-                           recording=False, asks=self._asked)
+                           recording=False, asks=self._asked, ejects_draws=False)
         self._mask = None
 
     def close(self) -> None:
