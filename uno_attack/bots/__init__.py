@@ -6,7 +6,9 @@ get the same bots by name (:func:`make_bot`, :data:`BOT_KINDS`):
 - ``random`` picks uniformly among the listed legal actions (:mod:`.uniform`);
 - ``basic`` plays sensibly by rules of thumb (:mod:`.basic`);
 - ``smart`` searches: information-set Monte Carlo tree search over worlds that agree with
-  what it has seen, the ``basic`` bot as its model of the others (:mod:`.smart`).
+  what it has seen, the ``basic`` bot as its model of the others (:mod:`.smart`);
+- ``rule`` is a port of RLCard's UNO rule agent (``uno-rule-v1``), a baseline others
+  publish figures against (:mod:`.rule`).
 
 Bots read the engine and ask the rule set what a card is; they hold no rules of their own.
 """
@@ -18,11 +20,12 @@ from typing import Protocol
 
 from uno_attack.actions import Action
 from uno_attack.bots.basic import BasicBot
+from uno_attack.bots.rule import RuleBot
 from uno_attack.bots.smart import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, SmartBot
 from uno_attack.bots.uniform import RandomBot
 from uno_attack.engine import Round
 
-BOT_KINDS = ("random", "basic", "smart")
+BOT_KINDS = ("random", "basic", "smart", "rule")
 
 
 class Player(Protocol):
@@ -42,7 +45,7 @@ class Player(Protocol):
 def make_bot(kind: str, name: str, *, seed: int | str | None = None,
              forget_uno: float = 0.0, policy: str = "attack",
              playouts: int | None = None,
-             budget_ms: float = DEFAULT_BUDGET_MS) -> RandomBot | BasicBot | SmartBot:
+             budget_ms: float = DEFAULT_BUDGET_MS) -> RandomBot | BasicBot | SmartBot | RuleBot:
     """A bot of this kind. ``forget_uno`` only matters to bots that call UNO; ``policy``
     (the launcher's ejection policy), ``playouts`` and ``budget_ms`` (per decision) only
     to the ``smart`` bot's search."""
@@ -50,6 +53,8 @@ def make_bot(kind: str, name: str, *, seed: int | str | None = None,
         return RandomBot(name, seed=seed)
     if kind == "basic":
         return BasicBot(name, seed=seed, forget_uno=forget_uno)
+    if kind == "rule":
+        return RuleBot(name, seed=seed)
     if kind == "smart":
         return SmartBot(name, seed=seed, forget_uno=forget_uno, policy=policy,
                         playouts=playouts, budget_ms=budget_ms)
@@ -57,4 +62,4 @@ def make_bot(kind: str, name: str, *, seed: int | str | None = None,
 
 
 __all__ = ["BOT_KINDS", "DEFAULT_BUDGET_MS", "DEFAULT_PLAYOUTS", "BasicBot", "Player",
-           "RandomBot", "SmartBot", "make_bot"]
+           "RandomBot", "RuleBot", "SmartBot", "make_bot"]

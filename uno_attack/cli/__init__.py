@@ -26,6 +26,8 @@ BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("uno_attack.cli.host:main", "host a table that phones and terminals join"),
     "join": ("uno_attack.cli.join:main", "join a hosted table from this terminal"),
     "simulate": ("uno_attack.cli.simulate:main", "bots play each other; print statistics"),
+    "tournament": ("uno_attack.cli.tournament:main",
+                   "every bot against every other: win rates with 95 % intervals"),
     "stats": ("uno_attack.cli.stats:main", "a player's record and level, or the leaderboard"),
     "history": ("uno_attack.cli.history:main",
                 "past matches and rounds; export a round as a transcript"),

@@ -17,12 +17,18 @@ from pathlib import Path
 
 from uno_attack.bots import BOT_KINDS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS
 from uno_attack.cli import rule_options
-from uno_attack.cli.args import ArgumentParser, UsageError, milliseconds, whole_number
+from uno_attack.cli.args import (
+    ArgumentParser,
+    UsageError,
+    milliseconds,
+    whole_number,
+    worker_count,
+)
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_folder
 from uno_attack.penalties import Unit
 from uno_attack.rules import RULE_SETS, rule_set
-from uno_attack.simulate import MAX_WORKERS, SimulationStats, check_run, line_up, simulate
+from uno_attack.simulate import SimulationStats, check_run, line_up, simulate
 
 
 def main(argv: list[str]) -> int:
@@ -46,7 +52,7 @@ def main(argv: list[str]) -> int:
     rule_options.add_arguments(parser)
     parser.add_argument("--smart-playouts", type=whole_number, default=None, metavar="N",
                         help="playouts per decision of the smart bots (default "
-                             f"{_playouts_by_rule_set()})")
+                             f"{playouts_by_rule_set()})")
     parser.add_argument("--smart-ms", type=milliseconds, default=DEFAULT_BUDGET_MS,
                         metavar="MS", help="the smart bots' time cap per decision in "
                                            f"milliseconds (default {DEFAULT_BUDGET_MS:g})")
@@ -65,7 +71,7 @@ def main(argv: list[str]) -> int:
         parser.error(f"--games {args.games}: must be at least 1")
     if args.smart_playouts is not None and args.smart_playouts < 1:
         parser.error(f"--smart-playouts {args.smart_playouts}: must be at least 1")
-    workers = _workers(args.workers)
+    workers = worker_count(args.workers)
     line_up(args.bots, players)  # an unknown kind is refused before anything is played
     options = rule_options.options_from(args)
     if any(text.partition("=")[0].strip() == "next_dealer" for text in args.option):
@@ -87,7 +93,8 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _playouts_by_rule_set() -> str:
+def playouts_by_rule_set() -> str:
+    """The smart bots' default playouts, for a command's help."""
     return ", ".join(f"{DEFAULT_PLAYOUTS[rules.unit]} in {rules.title}"
                      for rules in RULE_SETS.values())
 
@@ -100,13 +107,6 @@ def _check_no_earlier_rounds(folder: Path) -> None:
         raise UnoAttackError(f"--save {folder}: holds {len(earlier)} round"
                              f"{'s' if len(earlier) != 1 else ''} of an earlier run "
                              f"({earlier[0]} …); give an empty folder, or remove them first")
-
-
-def _workers(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_WORKERS:
-        raise UnoAttackError(f"--workers {text}: must be a whole number from 1 to "
-                             f"{MAX_WORKERS}")
-    return int(text)
 
 
 def print_stats(stats: SimulationStats, unit: Unit) -> None:
