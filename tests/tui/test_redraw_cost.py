@@ -3,6 +3,7 @@ answers a key at once."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +99,13 @@ def test_the_help_opens_on_an_opaque_screen_that_is_not_restyled_again(
 
     run(body, app)
 
+
+def test_what_the_table_made_by_its_first_drawing_is_kept_out_of_collections(
+        tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, launcher="sim")
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await settle(pilot, lambda: gc.get_freeze_count() > 0)
+
+    run(body, app)
+    assert gc.get_freeze_count() == 0  # the table closed: its cycles can go
