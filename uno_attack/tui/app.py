@@ -116,7 +116,11 @@ class UnoAttackApp(App[None]):
         # of a second on a tenth of a core), in the middle of whatever key came then.
         # Frozen once the table is drawn, a collection goes through only what came since
         # (until the table closes: then its cycles can be collected again).
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(self._freeze_heap, self.table_screen)
+
+    def _freeze_heap(self, table_screen: TableScreen) -> None:
+        if self.table_screen is table_screen:  # (not closed meanwhile)
+            gc.freeze()
 
     async def _table_closed(self, choice: str | None) -> None:
         self.close_table()
