@@ -9,6 +9,7 @@ and a new match or the exit when the table screen is done.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -110,6 +111,16 @@ class UnoAttackApp(App[None]):
         self.table_screen = TableScreen(table)
         await self.push_screen(self.table_screen, self._table_closed)
         self._worker = self.run_worker(table.run(), name="table", group="table")
+        # What is made by now (Textual, the game's modules, the table) lives as long as
+        # the table: a full collection went through all of it (some 75,000 objects, most
+        # of a second on a tenth of a core), in the middle of whatever key came then.
+        # Frozen once the table is drawn, a collection goes through only what came since
+        # (until the table closes: then its cycles can be collected again).
+        self.call_after_refresh(self._freeze_heap, self.table_screen)
+
+    def _freeze_heap(self, table_screen: TableScreen) -> None:
+        if self.table_screen is table_screen:  # (not closed meanwhile)
+            gc.freeze()
 
     async def _table_closed(self, choice: str | None) -> None:
         self.close_table()
@@ -128,6 +139,7 @@ class UnoAttackApp(App[None]):
         if self.table is not None:
             self.table.close()
         self.table_screen = None
+        gc.unfreeze()
 
     def action_ask_quit(self) -> None:
         if self.table_screen is not None:

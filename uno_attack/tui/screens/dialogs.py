@@ -8,9 +8,9 @@ from pathlib import Path
 from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Key
+from textual.events import Click, Key, ScreenResume
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Static
 
@@ -18,11 +18,15 @@ from uno_attack.cards import Card
 from uno_attack.journal import SaveFailure
 from uno_attack.options import Options
 from uno_attack.tui.help_text import help_markdown
-from uno_attack.tui.screens.once import InfoModal, OnceModal, OnceScreen
+from uno_attack.tui.screens.once import InfoModal, InfoScreen, OnceModal, OnceScreen
 from uno_attack.tui.widgets.cardfaces import card_chips
+from uno_attack.tui.widgets.prerendered import PrerenderedText
 
 #: the longest path a dialog shows whole (three lines of a narrow dialog)
 PATH_LIMIT = 180
+#: the help's columns of text, whatever the terminal's width: a reading width, and what
+#: the help fits in at 80 columns (so it is rendered before it is laid out)
+HELP_WIDTH = 64
 
 
 def _ready(name: str) -> Content:
@@ -142,26 +146,45 @@ def shorten_path(path: Path, limit: int = PATH_LIMIT) -> str:
     return f"{text[:limit - tail - 1]}…{text[-tail:]}"
 
 
-class HelpScreen(InfoModal):
-    """The rules in short (of the table's rule set and options) and every key."""
+class HelpScreen(InfoScreen):
+    """The rules in short (of the table's rule set and options) and every key.
+
+    The table screen makes it before it is asked for and keeps it. Its markdown is
+    rendered into lines once; it is styled again only in a new theme; and as a full
+    screen its opening draws only itself, not also the table below, tinted, as a modal
+    would. On a slow board each of these took a good part of a second at every opening.
+    Its close button is a label: see ``.help .close`` in the stylesheet."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]  # noqa: RUF012
-    AUTO_FOCUS = "VerticalScroll"  # arrows and PgUp/PgDn scroll the text
+    AUTO_FOCUS = "#help-text"  # arrows and PgUp/PgDn scroll the text
 
     def __init__(self, options: Options) -> None:
         super().__init__()
         self.options = options
+        self.text = PrerenderedText(RichMarkdown(help_markdown(options)), HELP_WIDTH,
+                                    id="help-text")
+        self._styled_theme: str | None = None  # the theme it was last styled in
 
-    def on_screen_resume(self) -> None:
+    def prerender(self) -> None:
+        """Render its text now (when the table is idle)."""
+        self.text.prerender()
+
+    def on_screen_resume(self, event: ScreenResume) -> None:
         self._dismiss_started = False  # the table screen shows it again: it closes once more
+        # (this runs before Textual's own handler, which restyles a screen at each push,
+        # so that every line is rendered anew) nothing restyles it while it is hidden:
+        # only a theme changed meanwhile calls for it
+        event.refresh_styles = self._styled_theme != self.app.theme
+        self._styled_theme = self.app.theme
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
-            with VerticalScroll():
-                # one widget drawn by rich, not Textual's widget per paragraph and table
-                # cell: styling those again took most of a second an opening on a slow board
-                yield Static(RichMarkdown(help_markdown(self.options)), id="help-text")
-            yield Button("Close (Esc)", id="close", variant="primary")
+            yield self.text
+            yield Label("Close (Esc)", id="close", classes="close")
+
+    def on_click(self, event: Click) -> None:
+        if event.widget is not None and event.widget.id == "close":
+            self.dismiss(None)
 
 
 class LauncherProblemScreen(OnceModal[tuple[str, int]]):

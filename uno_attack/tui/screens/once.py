@@ -31,8 +31,8 @@ class OnceScreen(_Once, Screen[R]):
     """A full screen that is dismissed at most once."""
 
 
-class InfoModal(OnceModal[None]):
-    """A dialog that only shows something: its button and its ``close`` binding dismiss it."""
+class _Info(_Once):
+    """Only shows something: its button and its ``close`` binding dismiss it."""
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -40,3 +40,12 @@ class InfoModal(OnceModal[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class InfoModal(_Info, OnceModal[None]):
+    """A dialog, over the screen below, that only shows something."""
+
+
+class InfoScreen(_Info, OnceScreen[None]):
+    """A full screen that only shows something: nothing below it is drawn (a modal's
+    screen below is drawn again, and tinted, with it at every opening)."""

@@ -141,6 +141,10 @@ class TableScreen(Screen[str]):
         self.refresh_bindings()
         self._follow_dialogs(seen)
         self._ask()
+        options = seen.rules.options
+        if self._help is None or self._help.options != options:
+            # ahead of the key that opens it, once the table is drawn
+            self.call_after_refresh(self._prepare_help, options)
 
     def watch_message(self) -> None:
         self._draw_status()
@@ -510,16 +514,36 @@ class TableScreen(Screen[str]):
 
     def action_help(self) -> None:
         seen = self.seen
-        options = seen.rules.options if seen is not None else Options()
+        self.app.push_screen(self._help_screen(seen.rules.options if seen is not None
+                                               else Options()))
+
+    def _prepare_help(self, options: Options) -> None:
+        """Make the help ahead of the key that opens it, once the table is drawn: made at
+        the key, it took over a second on a slow board.
+
+        Textual composes, styles and lays out a screen only when it is first pushed:
+        pushed and popped at once, within a batch (so nothing is drawn), it is ready."""
+        if not self.is_current:
+            return  # a dialog is open: at the next change
+        help_screen = self._help_screen(options)
+        if help_screen.is_running:
+            return
+        with self.app.batch_update():
+            self.app.push_screen(help_screen)
+            self.app.pop_screen()
+
+    def _help_screen(self, options: Options) -> HelpScreen:
+        """The help for ``options``, made once and kept (its text rendered)."""
         help_screen = self._help
+        if help_screen is not None and help_screen in self.app.screen_stack:
+            return help_screen  # open (the table's options came meanwhile): at the next change
         if help_screen is None or help_screen.options != options:
-            # made once and kept: building the rules' text anew (dozens of widgets) took
-            # seconds a key on a slow board
             if help_screen is not None:
                 self.app.uninstall_screen(help_screen)
             help_screen = self._help = HelpScreen(options)
             self.app.install_screen(help_screen, f"help-{id(self)}")
-        self.app.push_screen(help_screen)
+        help_screen.prerender()
+        return help_screen
 
     def action_stats(self) -> None:
         records, note = self.table.records()
