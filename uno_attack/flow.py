@@ -36,6 +36,7 @@ from uno_attack.cards import COLORS
 from uno_attack.engine import Phase, Round
 from uno_attack.errors import IllegalActionError, InvalidActionError, UnoAttackError
 from uno_attack.launcher import PressResult
+from uno_attack.refusal import Part, Refusal, SeatWord
 from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
 from uno_attack.thinker import Thinker
@@ -50,7 +51,15 @@ MAX_LISTED_COUNT = 12
 
 
 class ActRefused(UnoAttackError):
-    """An act that was not understood or not allowed; nothing changed."""
+    """An act that was not understood or not allowed; nothing changed. ``parts``: the
+    message with the seats it names (:func:`~uno_attack.refusal.say` names them);
+    ``refusal``: the engine's, when the rules refused the act."""
+
+    def __init__(self, message: str, parts: tuple[Part, ...] | None = None,
+                 refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.parts = (message,) if parts is None else parts
+        self.refusal = refusal
 
 
 class Clock(Protocol):
@@ -260,11 +269,12 @@ class TableFlow:
         except InvalidActionError as exc:
             raise ActRefused(f"not understood: {text!r}: {exc}") from None
         if not self.is_human(seat):
-            raise ActRefused(f"seat {seat} is played by a bot")
-        game = self.game
-        reason = game.illegal_reason(action)
-        if reason is not None:
-            raise ActRefused(str(IllegalActionError(action, reason)))
+            raise ActRefused(f"seat {seat} is played by a bot",
+                             (SeatWord(seat, "is"), " played by a bot"))
+        refusal = self.game.refusal(action)
+        if refusal is not None:
+            error = IllegalActionError(action, refusal)
+            raise ActRefused(str(error), error.parts(), refusal)
         self._do(action, "")
 
     def present(self, player: int, here: bool) -> None:

@@ -29,6 +29,7 @@ from uno_attack.net.server import (
     REFUSED_PAGE,
     Connection,
 )
+from uno_attack.refusal import SeatWord
 
 VIEW_KEYS = {"type", "seq", "turn", "top", "color", "direction", "hand_sizes", "owed",
              "scores", "winner", "log", "tension"}
@@ -100,10 +101,18 @@ async def test_an_illegal_act_gets_an_error_naming_the_rule_and_changes_nothing(
         before = game.snapshot()
         await client.act("press")
         error = await next_of(client, "error")
-        assert "RULES.md 4" in error["message"]
-        assert "turn" in error["message"]
+        assert error["message"] == (f"illegal action '{other} press': it is seat {seat}'s turn, "
+                                    f"not seat {other}'s (RULES.md 4)")
+        # its facts: the rule, the seats, and the parts a client words with names
+        assert error["rule"] == "RULES.md 4"
+        assert error["seats"] == [seat, other]
+        assert error["parts"] == (f"illegal action '{other} press': it is ", SeatWord(seat, "'s"),
+                                  " turn, not ", SeatWord(other, "yours"), " (RULES.md 4)")
         await client.act("play R0")
-        assert "invalid card" in (await next_of(client, "error"))["message"]
+        error = await next_of(client, "error")
+        assert "invalid card" in error["message"]
+        assert error["parts"] == (error["message"],)
+        assert "rule" not in error
         assert game.snapshot() == before
         assert client.seq == 1  # no view: nothing changed
         await client.close()

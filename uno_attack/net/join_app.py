@@ -2,10 +2,11 @@
 
 :class:`RemoteTable` is the table screen's controller for a table that lives at a host:
 everything it shows comes from the host's last ``view`` (and its ``hello``), every action
-goes to the host as an ``act``, and a refusal comes back as the host's ``error``. The
-connection is kept up with backoff; the screen says when it drops and comes back. A host
-that cannot be reached at first, refuses the link, or sends what NETWORK.md does not allow
-ends the app with one line saying so (:attr:`JoinApp.failure`).
+goes to the host as an ``act``, and a refusal comes back as the host's ``error``, worded
+with the players' names from its parts (the seats it names). The connection is kept up
+with backoff; the screen says when it drops and comes back. A host that cannot be reached
+at first, refuses the link, or sends what NETWORK.md does not allow ends the app with one
+line saying so (:attr:`JoinApp.failure`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from collections.abc import Callable
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import SaveFailure
 from uno_attack.net.client import Message, TableClient
+from uno_attack.refusal import say
 from uno_attack.store import PlayerStats
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
-from uno_attack.wording import name_seats, wins
+from uno_attack.wording import wins
 
 
 class RemoteTable:
@@ -70,8 +72,10 @@ class RemoteTable:
                 self._points[int(message.get("round", 1))] = list(message["round_points"])
         elif kind == "error":
             names = self.hello["players"] if self.hello is not None else ()
+            parts = message.get("parts")  # as the client checked them, if the host sent any
+            text = say(parts, names) if parts is not None else str(message.get("message"))
             for _, refused in list(self._listeners):
-                refused(name_seats(str(message.get("message")), names))
+                refused(text)
             return
         elif kind != "disconnected":
             return  # a kind of message this client does not know: nothing to show

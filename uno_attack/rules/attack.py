@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from uno_attack.penalties import FIRE, Unit
+from uno_attack.refusal import Refusal
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet, build_deck
 from uno_attack.rules.shared_kinds import REVERSE, SKIP, WILD, numbers
@@ -22,7 +23,8 @@ KINDS: dict[str, Kind] = {
         Kind("D", "Discard All", "DAll", 30, lays_down=effects.same_colour),
         Kind("T", "Trade Hands", "Trade", 30, names_seat=True, put_back=True,
              play=effects.trade,
-             end_refusal="a Trade Hands may not be played as your last card (RULES.md 4)"),
+             end_refusal=Refusal("a Trade Hands may not be played as your last card ({rule})",
+                                 "RULES.md 4")),
         WILD,
         Kind("WA", "Wild All Hit", "AllHt", 50, wild=True, hits=True, play=effects.all_hit,
              starter=effects.all_hit_starter, last=effects.all_hit),

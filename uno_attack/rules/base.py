@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from uno_attack.engine import Round
     from uno_attack.options import Options
     from uno_attack.penalties import Owed
+    from uno_attack.refusal import Refusal
 
 
 class Moves(NamedTuple):
@@ -75,7 +76,7 @@ class Kind:
     deflect: Deflect | None = None
     lays_down: LayDown | None = None
     #: Why this kind may not end a hand under the game's options (None: it may).
-    end_refusal: str | None = None
+    end_refusal: Refusal | None = None
 
     @property
     def plain(self) -> bool:

@@ -19,12 +19,13 @@ from uno_attack.actions import Action
 from uno_attack.errors import InvalidActionError
 from uno_attack.flow import ActRefused, FlowSettings, TableFlow
 from uno_attack.journal import SaveFailure
+from uno_attack.refusal import say
 from uno_attack.session import Session, resume_command
 from uno_attack.store import PlayerStats
 from uno_attack.store.background import Background, BackgroundJournal, write_in_background
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
-from uno_attack.wording import name_seats, wins
+from uno_attack.wording import wins
 
 
 def local_settings(session: Session) -> FlowSettings:
@@ -179,7 +180,7 @@ class LocalTable:
                 try:
                     flow.act(seat, text)
                 except ActRefused as exc:
-                    refusal = str(exc)
+                    refusal = say(exc.parts, flow.seat_names())
         if refusal is not None:
             for _, refused in list(self._listeners):
                 refused(refusal)
@@ -194,8 +195,8 @@ class LocalTable:
             action = Action.parse_move(text, seat, rules=game.rules)
         except InvalidActionError as exc:
             return f"not understood: {text!r}: {exc}"
-        reason = game.illegal_reason(action)
-        return None if reason is None else name_seats(reason, self.flow.seat_names())
+        refusal = game.refusal(action)
+        return None if refusal is None else refusal.for_names(self.flow.seat_names())
 
     def next_round(self) -> None:
         self.flow.next_round()
