@@ -17,6 +17,7 @@ from uno_attack.cards import codes
 from uno_attack.engine import Round
 from uno_attack.options import Options
 from uno_attack.penalties import Cause, Why
+from uno_attack.rules import rule_set
 from uno_attack.wording import as_object, possessive
 
 #: How many log lines a view carries (NETWORK.md, settled point 5).
@@ -80,14 +81,16 @@ class TableFacts:
 
 def hello(seat: int | None, names: Sequence[str], options: Options,
           people: Sequence[int] | None = None) -> View:
-    """The first message of a connection: who it is and who sits where (and, from a host,
-    which seats are people: one not connected is waited for, not thinking)."""
+    """The first message of a connection: who it is and who sits where, the rule set's card
+    kinds (names, faces, effects: the page keeps no copy) and, from a host, which seats are
+    people (one not connected is waited for, not thinking)."""
     message: View = {
         "type": "hello",
         "seat": seat,
         "name": names[seat] if seat is not None else None,
         "players": list(names),
         "options": options.to_dict(),
+        "cards": rule_set(options.rules).card_kinds,
     }
     if people is not None:
         message["people"] = list(people)

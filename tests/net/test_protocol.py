@@ -30,6 +30,7 @@ from uno_attack.net.server import (
     Connection,
 )
 from uno_attack.refusal import SeatWord
+from uno_attack.rules import ATTACK
 
 VIEW_KEYS = {"type", "seq", "turn", "top", "color", "direction", "hand_sizes", "owed",
              "scores", "winner", "log", "tension"}
@@ -40,9 +41,14 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
     async with running_host(config) as host:
         ann = TableClient(url_of(host, "Ann"))
         hello = await ann.connect()
+        cards = hello.pop("cards")  # the rule set's card kinds, for the page
         assert hello == {"type": "hello", "seat": 0, "name": "Ann",
                          "players": ["Ann", "Bob", "Ada"], "options": {"target": 300},
                          "people": [0, 1]}
+        assert cards == ATTACK.card_kinds
+        assert cards["H"] == {"name": "Hit 2", "short": "Hit2", "sign": "+2",
+                              "effect": "the next player presses twice and loses the turn"}
+        assert list(cards) == list(dict.fromkeys(card.symbol for card in ATTACK.deck))
         view = await next_of(ann, "view")
         game = host.flow.game
         assert view.keys() >= VIEW_KEYS
@@ -59,7 +65,8 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         watch = TableClient(url_of(host, None))
         assert await watch.connect() == {"type": "hello", "seat": None, "name": None,
                                          "players": ["Ann", "Bob", "Ada"],
-                                         "options": {"target": 300}, "people": [0, 1]}
+                                         "options": {"target": 300}, "people": [0, 1],
+                                         "cards": cards}
         seen = await next_of(watch, "view")
         assert "hand" not in seen
         assert "legal" not in seen

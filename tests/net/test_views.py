@@ -6,7 +6,7 @@ import json
 
 from uno_attack.engine import Round
 from uno_attack.options import Options
-from uno_attack.rules import ATTACK
+from uno_attack.rules import ATTACK, CLASSIC
 from uno_attack.views import Prompt, TableFacts, hello, view
 
 NAMES = ("Ann", "Bob", "Cleo")
@@ -66,4 +66,5 @@ def test_views_and_hello_go_to_json_and_back_unchanged() -> None:
         str(i) for i in range(4, 14)]
     assert hello(None, NAMES, Options(target=300)) == {
         "type": "hello", "seat": None, "name": None, "players": list(NAMES),
-        "options": {"target": 300}}
+        "options": {"target": 300}, "cards": ATTACK.card_kinds}
+    assert hello(None, NAMES, Options(rules="classic"))["cards"] == CLASSIC.card_kinds

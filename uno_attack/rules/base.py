@@ -1,11 +1,12 @@
 """What a rule set is: its deck, its card kinds, and the machinery every rule set shares.
 
 A :class:`Kind` is one kind of card (a number, Skip, Hit 2, Wild Draw Four …) as data:
-its points, names, what it may do (name a colour or a seat, stack, deflect, join a
-multi-card play) and its effects as a play, as a starter and as a last card, written as
-small functions (:mod:`uno_attack.rules.effects`). A :class:`RuleSet` is a deck of cards
-with their kinds, the unit its penalties are made in, and the sections of the rule book
-its refusals cite. The engine asks a rule set; it never tests a card's symbol itself.
+its points, names and faces, its effect in a few words (the help shows them), what it may
+do (name a colour or a seat, stack, deflect, join a multi-card play) and its effects as a
+play, as a starter and as a last card, written as small functions
+(:mod:`uno_attack.rules.effects`). A :class:`RuleSet` is a deck of cards with their kinds,
+the unit its penalties are made in, and the sections of the rule book its refusals cite.
+The engine asks a rule set; it never tests a card's symbol itself.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class Kind:
     name: str
     short: str                      # a few letters for a card face: "Skip", "Hit2"
     points: int
+    sign: str = ""                  # one or two signs for a card face: "⊘", "+2", "5"
+    effect: str | None = None       # what it does, in a few words, for the help (None: a number)
     number: int | None = None       # a number card's face value
     wild: bool = False              # names a colour as it is played
     names_seat: bool = False        # names a seat as it is played (Trade Hands; a 7 in B4)
@@ -170,6 +173,13 @@ class RuleSet:
     def short_label(self, card: Card) -> str:
         """A few letters for the card's face: ``5``, ``Skip``, ``+4``."""
         return self.kinds[card.symbol].short
+
+    @cached_property
+    def card_kinds(self) -> dict[str, dict[str, str | None]]:
+        """Each kind's ``name``, ``short`` face, ``sign`` and ``effect`` by symbol, in the
+        deck's order: what the help lists, and the host's ``hello`` gives the page."""
+        return {symbol: {"name": kind.name, "short": kind.short, "sign": kind.sign,
+                         "effect": kind.effect} for symbol, kind in self.kinds.items()}
 
     # -- per game ------------------------------------------------------------------
     def kinds_for(self, options: Options) -> dict[Card, Kind]:
