@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from uno_attack.actions import Action
 from uno_attack.cards import codes
 from uno_attack.engine import Round
 from uno_attack.options import Options
@@ -100,9 +101,17 @@ def hello(seat: int | None, names: Sequence[str], options: Options,
 def legal_strings(game: Round, seat: int) -> list[str]:
     """Every action ``seat`` may take now, as a transcript's ``legal`` writes them (without
     the seat and the ``uno`` suffix), out-of-turn ones (UNO, catch) included."""
-    if game.over:
+    return [action.text(seat=False, uno=False) for action in legal_actions(game, seat)]
+
+
+def legal_actions(game: Round, seat: int, facts: TableFacts | None = None) -> list[Action]:
+    """What a view lists as ``seat``'s ``legal``, as values: every action it may take now,
+    none once the round is over or while the launcher decides a press (``facts.busy``, a
+    prompt: only its answers, which are no actions of the rules)."""
+    if game.over or (facts is not None and (facts.busy is not None
+                                            or facts.prompt is not None)):
         return []
-    return [action.text(seat=False, uno=False) for action in game.legal_actions(seat)]
+    return game.legal_actions(seat)
 
 
 def view(game: Round, facts: TableFacts, seat: int | None) -> View:
@@ -150,10 +159,9 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         if prompt is not None and prompt.seat == seat:
             message["prompt"] = prompt.to_json()
             message["legal"] = list(prompt.actions)
-        elif facts.busy is not None or prompt is not None:
-            message["legal"] = []  # the launcher is deciding a press: nobody else acts
-        else:
-            message["legal"] = legal_strings(game, seat)
+        else:  # none while the launcher is deciding a press: nobody else acts
+            message["legal"] = [action.text(seat=False, uno=False)
+                                for action in legal_actions(game, seat, facts)]
     return message
 
 

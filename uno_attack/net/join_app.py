@@ -14,15 +14,32 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from uno_attack.actions import Action
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import SaveFailure
 from uno_attack.net.client import Message, TableClient
 from uno_attack.refusal import say
+from uno_attack.rules import RuleSet
 from uno_attack.store import PlayerStats
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
 from uno_attack.wording import wins
+
+
+def legal_actions(view: Message, seat: int | None, rules: RuleSet) -> tuple[Action, ...]:
+    """A host's view's ``legal`` as actions of ``seat``, read once here, where the view
+    arrives as text (a launcher prompt's answers, ``retry`` and ``fired N``, are no
+    actions of the rules: the prompt carries them)."""
+    if seat is None:
+        return ()
+    out = []
+    for text in view.get("legal") or ():
+        try:
+            out.append(Action.parse_move(text, seat, rules=rules))
+        except UnoAttackError:
+            continue
+    return tuple(out)
 
 
 class RemoteTable:
@@ -109,9 +126,10 @@ class RemoteTable:
             self._rules = (options, Rules.of(hello))
         seat = hello.get("seat")
         note = "" if self.connection == "connected" else self.connection
-        return Seen(hello=hello, view=view, rules=self._rules[1], seat=seat,
+        rules = self._rules[1]
+        return Seen(hello=hello, view=view, rules=rules, seat=seat,
                     people=(seat,) if seat is not None else (), prompt=view.get("prompt"),
-                    note=note)
+                    note=note, actions=legal_actions(view, seat, rules.rules))
 
     # -- acting -------------------------------------------------------------------------
     def act(self, text: str, seat: int | None = None) -> None:
@@ -127,7 +145,7 @@ class RemoteTable:
             for _, refused in list(self._listeners):
                 refused("not connected: the action was not sent")
 
-    def check(self, text: str) -> str | None:
+    def check(self, action: Action) -> str | None:
         return None  # only the host can say
 
     def take_keyboard(self) -> None:

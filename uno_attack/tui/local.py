@@ -16,7 +16,6 @@ from collections.abc import Callable
 
 from uno_attack import views
 from uno_attack.actions import Action
-from uno_attack.errors import InvalidActionError
 from uno_attack.flow import ActRefused, FlowSettings, TableFlow
 from uno_attack.journal import SaveFailure
 from uno_attack.refusal import say
@@ -164,38 +163,32 @@ class LocalTable:
             prompt=prompt.to_json() if prompt is not None else None,
             levels=self.session.levels,
             note="⚠ not saved" if journal is not None and journal.failure else "",
-            watching="watching: every seat is a bot")
+            watching="watching: every seat is a bot",
+            actions=tuple(views.legal_actions(game, seat, facts)) if seat is not None else ())
 
     # -- acting -------------------------------------------------------------------------
     def act(self, text: str, seat: int | None = None) -> None:
         flow = self.flow
         seat = self.viewer if seat is None else seat
+        refusal: str | None = None
         if flow.problem is not None:
             refusal = flow.operator(text)  # the person here answers as the operator does
         elif seat is None:
             refusal = "nobody holds the keyboard yet"
         else:
-            refusal = self.check(text, seat)
-            if refusal is None:
-                try:
-                    flow.act(seat, text)
-                except ActRefused as exc:
-                    refusal = say(exc.parts, flow.seat_names())
+            try:
+                flow.act(seat, text)
+            except ActRefused as exc:  # the engine's refusal reads as check() says it
+                names = flow.seat_names()
+                refusal = (exc.refusal.for_names(names) if exc.refusal is not None
+                           else say(exc.parts, names))
         if refusal is not None:
             for _, refused in list(self._listeners):
                 refused(refusal)
 
-    def check(self, text: str, seat: int | None = None) -> str | None:
+    def check(self, action: Action) -> str | None:
         """The engine's reason against this action now, in the players' names."""
-        seat = self.viewer if seat is None else seat
-        if seat is None:
-            return None
-        game = self.flow.game
-        try:
-            action = Action.parse_move(text, seat, rules=game.rules)
-        except InvalidActionError as exc:
-            return f"not understood: {text!r}: {exc}"
-        refusal = game.refusal(action)
+        refusal = self.flow.game.refusal(action)
         return None if refusal is None else refusal.for_names(self.flow.seat_names())
 
     def next_round(self) -> None:
