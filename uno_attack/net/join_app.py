@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import cast
 
 from uno_attack.actions import Action
 from uno_attack.errors import UnoAttackError
@@ -24,6 +25,7 @@ from uno_attack.store import PlayerStats
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
+from uno_attack.views import Hello, View
 from uno_attack.wording import wins
 
 
@@ -127,7 +129,9 @@ class RemoteTable:
         seat = hello.get("seat")
         note = "" if self.connection == "connected" else self.connection
         rules = self._rules[1]
-        return Seen(hello=hello, view=view, rules=rules, seat=seat,
+        # the client checked both whole as they arrived (uno_attack.net.checks); what a
+        # host may leave out, the screens read with .get
+        return Seen(hello=cast(Hello, hello), view=cast(View, view), rules=rules, seat=seat,
                     people=(seat,) if seat is not None else (), prompt=view.get("prompt"),
                     note=note, actions=legal_actions(view, seat, rules.rules))
 

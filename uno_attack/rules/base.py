@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from uno_attack.cards import COLORS, Card, Color
 from uno_attack.errors import InvalidCardError
@@ -50,6 +50,15 @@ Deflect = Callable[["Round", int, "Owed"], None]
 LayDown = Callable[["RuleSet", Sequence[Card], Card], list[Card]]
 #: A Wild Draw Four's fairness: ``(hand without it, current colour) -> fair``.
 Fairness = Callable[[Sequence[Card], Color | None], bool]
+
+
+class CardKind(TypedDict):
+    """What a front end shows of a kind (:attr:`RuleSet.card_kinds`), in its JSON form."""
+
+    name: str
+    short: str
+    sign: str
+    effect: str | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,7 +184,7 @@ class RuleSet:
         return self.kinds[card.symbol].short
 
     @cached_property
-    def card_kinds(self) -> dict[str, dict[str, str | None]]:
+    def card_kinds(self) -> dict[str, CardKind]:
         """Each kind's ``name``, ``short`` face, ``sign`` and ``effect`` by symbol, in the
         deck's order: what the help lists, and the host's ``hello`` gives the page."""
         return {symbol: {"name": kind.name, "short": kind.short, "sign": kind.sign,

@@ -20,6 +20,7 @@ from uno_attack.options import Options
 from uno_attack.rules import RuleSet, rule_set
 from uno_attack.rules.base import Kind
 from uno_attack.store import Level
+from uno_attack.views import Hello, PromptJSON, Revealed, View
 
 Message = Mapping[str, Any]
 
@@ -53,14 +54,14 @@ class Seen:
     here; a host's, read where its view arrives), so no screen reads an action from text.
     """
 
-    hello: Message
-    view: Message
+    hello: Hello
+    view: View
     rules: Rules
     seat: int | None
     people: tuple[int, ...] = ()
     hidden: bool = False
     handoff: str | None = None
-    prompt: Message | None = None
+    prompt: PromptJSON | None = None
     levels: Mapping[str, Level] = field(default_factory=dict)
     note: str = ""
     watching: str = "watching: no hand"  # the hand's title without a seat to show
@@ -157,7 +158,7 @@ class Seen:
         return [] if self.my_turn else self.listed(Verb.PLAY)
 
     @property
-    def revealed(self) -> Message | None:
+    def revealed(self) -> Revealed | None:
         """A challenged hand shown to this seat (the challenger), until the next action."""
         return self.view.get("revealed")
 
