@@ -33,6 +33,7 @@ from uno_attack.errors import IllegalActionError
 from uno_attack.options import Options
 from uno_attack.penalties import FIRE, Cause, Count, Owed, Unit, Why
 from uno_attack.phase import Phase as Phase  # re-exported: the engine's callers import it here
+from uno_attack.refusal import OWES, Refusal, owing
 from uno_attack.rules import ATTACK, Kind, Moves, RuleSet, rule_set
 from uno_attack.rules.house import House, house_for
 
@@ -359,7 +360,7 @@ class Round:
         return [] if jump_in is None else jump_in.plays(self, seat)
 
     def candidates(self, seat: int, cards: Iterable[Card],
-                    refusal: Callable[[Action], str | None]) -> list[Action]:
+                    refusal: Callable[[Action], Refusal | None]) -> list[Action]:
         """Every way to play each of ``cards`` alone that ``refusal`` does not refuse."""
         ways = self._ways[seat]
         return [way for card in dict.fromkeys(cards) for way in ways[card]
@@ -388,16 +389,26 @@ class Round:
 
     # ------------------------------------------------------------------ why not
     def illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` is not allowed now (naming the rule), or ``None`` if it is."""
+        """Why ``action`` is not allowed now (naming the rule), or ``None`` if it is: the
+        text of :meth:`refusal`, as a transcript records it."""
+        refusal = self.refusal(action)
+        return None if refusal is None else str(refusal)
+
+    def refusal(self, action: Action) -> Refusal | None:
+        """Why ``action`` is not allowed now, as the rule it cites and the seats it names
+        (:class:`~uno_attack.refusal.Refusal`), or ``None`` if it is allowed."""
         seat = action.seat
         if not 0 <= seat < self.players:
-            return f"there is no seat {seat} (seats are 0…{self.players - 1}, RULES.md 2)"
+            return Refusal("there is no seat {0} (seats are 0…{1}, {rule})", "RULES.md 2",
+                           words=(seat, self.players - 1))
         shape = _shape_problem(action)
         if shape is not None:
             return shape
         to_act = self.to_act
         if to_act is None:
-            return f"the round is over (seat {self.winner} went out, {self.rules.refs['end']})"
+            assert self.winner is not None  # a round is over once a hand is empty
+            return Refusal("the round is over ({seat[0]:went} out, {rule})",
+                           self.rules.refs["end"], (self.winner,))
         refs = self.rules.refs
         verb = action.verb
         if verb is Verb.UNO:
@@ -411,8 +422,8 @@ class Round:
         if verb is Verb.CHOOSE:
             return self._choose_refusal(seat)
         if self.phase is Phase.CHOOSE and not self.owed:
-            return (f"seat {to_act} must first name the colour of the wild starter "
-                    f"({refs['setup']}: starter table)")
+            return Refusal("{seat[0]:must} first name the colour of the wild starter "
+                           "({rule}: starter table)", refs["setup"], (to_act,))
         take = self.take_verb
         if (verb is _PRESS or verb is _DRAW) and verb is not take:
             return self._wrong_take(verb)
@@ -424,50 +435,53 @@ class Round:
                 return None
             if verb is _PLAY:
                 return self._answer_refusal(action)
-            return f"seat {seat} owes {head.describe()} ({refs['effects']})"
+            return Refusal("{seat[0]:owes} {0} ({rule})", refs["effects"], (seat,),
+                           (head.describe(),))
         if seat != self.turn:
             jump_in = self._house.jump_in
             if verb is _PLAY and jump_in is not None:
                 return jump_in.refusal(self, action)
-            return f"it is seat {self.turn}'s turn, not seat {seat}'s ({refs['turn']})"
+            return Refusal("it is {seat[0]:'s} turn, not {seat[1]:yours} ({rule})",
+                           refs["turn"], (self.turn, seat))
         if verb is take:
             return self._take_refusal(seat)
         if verb is Verb.PASS:
             return self._pass_refusal()
         return self._play_refusal(action)
 
-    def _choose_refusal(self, seat: int) -> str | None:
+    def _choose_refusal(self, seat: int) -> Refusal | None:
         """Naming a wild starter's colour: by the player left of the dealer, once any
         penalty owed is made (a false call's is owed at once, VARIANTS.md B8)."""
         setup = self.rules.refs["setup"]
         if self.phase is not Phase.CHOOSE:
-            return f"there is no wild starter's colour to name (only at the start, {setup})"
+            return Refusal("there is no wild starter's colour to name (only at the start, "
+                           "{rule})", setup)
         if self.owed:
             head = self.owed[0]
-            return (f"seat {head.seat} owes {head.describe()} first, before the wild "
-                    f"starter's colour is named (VARIANTS.md B8)")
+            return Refusal("{seat[0]:owes} {0} first, before the wild starter's colour is "
+                           "named ({rule})", "VARIANTS.md B8", (head.seat,), (head.describe(),))
         if seat != self.turn:
-            return (f"seat {self.turn} names the colour of the wild starter, not seat {seat} "
-                    f"({setup}: starter table)")
+            return Refusal("{seat[0]:names} the colour of the wild starter, not {seat[1]} "
+                           "({rule}: starter table)", setup, (self.turn, seat))
         return None
 
-    def _not_owing_refusal(self, head: Owed, verb: Verb) -> str:
+    def _not_owing_refusal(self, head: Owed, verb: Verb) -> Refusal:
         """An action of a seat that owes nothing while another seat owes a penalty: the
         rule it breaks is the one that would have let it act (E5, B2), else RULES.md 5."""
-        owes = f"seat {head.seat} owes {head.describe()} first"
         if self.winner is not None:
-            return f"{owes}; after a hand is empty only what is owed is made (VARIANTS.md E5)"
+            return owing(head.seat, head.describe(), _E5, first=True)
         jump_in = self._house.jump_in
         if verb is _PLAY and jump_in is not None:
-            return f"{owes}; {jump_in.owed_refusal}"
-        return f"{owes} ({self.rules.refs['effects']})"
+            return owing(head.seat, head.describe(), jump_in.owed_refusal, first=True)
+        return Refusal("{seat[0]:owes} {0} first ({rule})", self.rules.refs["effects"],
+                       (head.seat,), (head.describe(),))
 
-    def _wrong_take(self, verb: Verb) -> str:
+    def _wrong_take(self, verb: Verb) -> Refusal:
         if verb is _PRESS:
-            return (f"{self.rules.title} has no launcher: cards are drawn "
-                    f"({self.rules.refs['take']})")
-        return (f"{self.rules.title} has no draw pile: the launcher is pressed "
-                f"({self.rules.refs['turn']})")
+            return Refusal("{0} has no launcher: cards are drawn ({rule})",
+                           self.rules.refs["take"], words=(self.rules.title,))
+        return Refusal("{0} has no draw pile: the launcher is pressed ({rule})",
+                       self.rules.refs["turn"], words=(self.rules.title,))
 
     def _after_rule(self) -> str:
         """The rule that lets a card that arrived be played."""
@@ -477,28 +491,29 @@ class Round:
             return "VARIANTS.md A4"
         return "play_after_press, RULES.md 9"
 
-    def _take_refusal(self, seat: int) -> str | None:
+    def _take_refusal(self, seat: int) -> Refusal | None:
         """Why the seat in turn may not press or draw now (no penalty owed)."""
         take = self.take_verb
         if self.phase is Phase.AFTER:
             may_pass = ", or pass" if self._pass_refusal() is None else ""  # some rules forbid it
-            return (f"seat {seat} has already {_PAST[take]} this turn: play a card that arrived"
-                    f"{may_pass} ({self._after_rule()})")
+            return Refusal("{seat[0]:has} already {0} this turn: play a card that arrived"
+                           "{1} ({rule})", self._after_rule(), (seat,), (_PAST[take], may_pass))
         for hook in self._house.take_refusals:
-            why: str | None = hook(self, seat)
+            why: Refusal | None = hook(self, seat)
             if why is not None:
                 return why
         return None
 
-    def _pass_refusal(self) -> str | None:
+    def _pass_refusal(self) -> Refusal | None:
         take = self.take_verb
         if self.phase is Phase.CHAIN:
-            return f"the {take}ing goes on until a playable card arrives (VARIANTS.md B5)"
+            return Refusal("the {0}ing goes on until a playable card arrives ({rule})",
+                           "VARIANTS.md B5", words=(take,))
         if self.phase is not Phase.AFTER:
-            return (f"'pass' is only allowed after a {take}, where {self._after_rule()} "
-                    "lets a card that arrived be played")
+            return Refusal("'pass' is only allowed after a {0}, where {rule} lets a card that "
+                           "arrived be played", self._after_rule(), words=(take,))
         for hook in self._house.pass_refusals:
-            why: str | None = hook(self)
+            why: Refusal | None = hook(self)
             if why is not None:
                 return why
         return None
@@ -517,22 +532,22 @@ class Round:
         """The cards that match the top card and the current colour (RULES.md 4)."""
         return self._matching[self.discard[-1]][self.color]
 
-    def play_refusal_of(self, action: Action, card: Card, n: int) -> str | None:
+    def play_refusal_of(self, action: Action, card: Card, n: int) -> Refusal | None:
         """What stops a play of ``n`` cards of ``card``'s kind that has passed the checks of
         its moment (a turn, an answer, a jump-in): the card's own limits, the colour or seat
         it names, and an UNO call with it."""
         return (self._card_refusal(action.seat, card, n) or self._naming_refusal(action)
                 or self._uno_call_refusal(action))
 
-    def _alone_refusal(self, seat: int, card: Card) -> str | None:
+    def _alone_refusal(self, seat: int, card: Card) -> Refusal | None:
         """Why ``card`` may not be played by itself from ``seat``'s hand on its turn:
         matching (RULES.md 4), a last card's limits, a Wild Draw Four's fairness."""
         if card not in self._matching[self.discard[-1]][self.color]:
-            return (f"{card} does not match the top card {self.top} "
-                    f"(current colour {self.color}): {self.rules.refs['turn']}")
+            return Refusal("{0} does not match the top card {1} (current colour {2}): {rule}",
+                           self.rules.refs["turn"], words=(card, self.top, self.color))
         return self._card_refusal(seat, card, 1)
 
-    def _card_refusal(self, seat: int, card: Card, n: int) -> str | None:
+    def _card_refusal(self, seat: int, card: Card, n: int) -> Refusal | None:
         """What stops ``n`` cards of ``card``'s kind whatever they answer: a last play's
         limits (RULES.md 4, VARIANTS.md B7) and an unfair Wild Draw Four (B14)."""
         kind = self._kinds[card]
@@ -544,86 +559,94 @@ class Round:
             if left <= 0:
                 return kind.end_refusal
         for hook in self._house.card_refusals:
-            why: str | None = hook(self, seat, card, kind)
+            why: Refusal | None = hook(self, seat, card, kind)
             if why is not None:
                 return why
         return None
 
-    def _play_refusal(self, action: Action) -> str | None:
+    def not_held(self, seat: int, cards: str | Card) -> Refusal:
+        """``seat 0 does not hold R5 (RULES.md 4)``: a play of cards not in the hand."""
+        return Refusal("{seat[0]:does} not hold {0} ({rule})", self.rules.refs["turn"],
+                       (seat,), (cards,))
+
+    def _play_refusal(self, action: Action) -> Refusal | None:
         """A play on the seat's own turn (phase PLAY, AFTER or CHAIN)."""
         seat, cards = action.seat, action.cards
-        refs = self.rules.refs
         if self.phase is Phase.CHAIN:
-            return (f"seat {seat} goes on {self.take_verb.value}ing until a playable card "
-                    "arrives (until_playable, VARIANTS.md B5)")
+            return Refusal("{seat[0]:goes} on {0}ing until a playable card arrives ({rule})",
+                           "until_playable, VARIANTS.md B5", (seat,), (self.take_verb.value,))
         if len(cards) > 1:
             return self._multi_refusal(action)
         card = cards[0]
         if card not in self.hands[seat]:
-            return f"seat {seat} does not hold {card} ({refs['turn']})"
+            return self.not_held(seat, card)
         if self.phase is Phase.AFTER and card not in self.arrived:
-            return (f"after a {self.take_verb} only a card that just arrived may be played, "
-                    f"and {card} did not ({self._after_rule()})")
+            return Refusal("after a {0} only a card that just arrived may be played, and {1} "
+                           "did not ({rule})", self._after_rule(), words=(self.take_verb, card))
         return (self._alone_refusal(seat, card) or self._naming_refusal(action)
                 or self._uno_call_refusal(action))
 
-    def _naming_refusal(self, action: Action) -> str | None:
+    def _naming_refusal(self, action: Action) -> Refusal | None:
         """The colour and seat a play names (RULES.md 4, VARIANTS.md B4 and E15)."""
         refs = self.rules.refs
         card = action.cards[0]
         kind = self._kinds[card]
         if kind.wild:
             if action.color is None:
-                return (f"a wild card names a colour as it is played: 'play {card} red' "
-                        f"({refs['turn']})")
+                return Refusal("a wild card names a colour as it is played: 'play {0} red' "
+                               "({rule})", refs["turn"], words=(card,))
         elif action.color is not None:
-            return f"{card} is not a wild card and names no colour ({refs['turn']})"
+            return Refusal("{0} is not a wild card and names no colour ({rule})", refs["turn"],
+                           words=(card,))
         seat, target = action.seat, action.target
         if kind.names_seat:
             ref = "VARIANTS.md B4, E15" if kind.number is not None else refs["turn"]
             if target is None:
-                return f"a {kind.name} names the seat to trade with: 'play {card} 2' ({ref})"
-            if target == seat or not 0 <= target < self.players:
-                return f"seat {target} is not another seat to trade with ({ref})"
+                return Refusal("a {0} names the seat to trade with: 'play {1} 2' ({rule})", ref,
+                               words=(kind.name, card))
+            if target == seat:
+                return Refusal("{seat[0]:is} not another seat to trade with ({rule})", ref,
+                               (target,))
+            if not 0 <= target < self.players:
+                return Refusal("seat {0} is not another seat to trade with ({rule})", ref,
+                               words=(target,))
         elif target is not None:
-            rule = "; a 7 does with seven_zero, VARIANTS.md B4" if kind.number == 7 else ""
-            return f"{card} names no seat ({refs['turn']}{rule})"
+            seven = "; a 7 does with seven_zero, VARIANTS.md B4" if kind.number == 7 else ""
+            return Refusal("{0} names no seat ({rule})", refs["turn"] + seven, words=(card,))
         return None
 
-    def _uno_call_refusal(self, action: Action) -> str | None:
+    def _uno_call_refusal(self, action: Action) -> Refusal | None:
         """``play X uno`` only where the play leaves exactly one card (RULES.md 7, E19)."""
         if action.uno and self.hand_after(action) != 1:
-            return (f"UNO may only be called by a player a play leaves holding exactly one card "
-                    f"({self.rules.refs['uno']}, VARIANTS.md E19)")
+            return Refusal("UNO may only be called by a player a play leaves holding exactly "
+                           "one card ({rule})", f"{self.rules.refs['uno']}, VARIANTS.md E19")
         return None
 
-    def _multi_refusal(self, action: Action) -> str | None:
+    def _multi_refusal(self, action: Action) -> Refusal | None:
         """Several cards at once (VARIANTS.md B3)."""
         multi_play = self._house.multi_play
         if multi_play is None:
-            return (f"one card is played at a time ({self.rules.refs['turn']}; multi_play, "
-                    "VARIANTS.md B3)")
+            return Refusal("one card is played at a time ({rule})",
+                           f"{self.rules.refs['turn']}; multi_play, VARIANTS.md B3")
         return multi_play.refusal(self, action)
 
-    def _answer_refusal(self, action: Action) -> str | None:
+    def _answer_refusal(self, action: Action) -> Refusal | None:
         """A play by the seat owing the first penalty: stacking (B1) or deflecting (B6)."""
         seat, cards = action.seat, action.cards
         head = self.owed[0]
-        refs = self.rules.refs
-        owes = f"seat {seat} owes {head.describe()}"
+        owed = head.describe()
         if self.winner is not None:
-            return (f"{owes}; after a hand is empty only what is owed is made "
-                    "(VARIANTS.md E5)")
+            return owing(seat, owed, _E5)
         if not self._house.answering:
-            return (f"{owes}; penalties can't be passed on or answered with a card "
-                    f"({refs['effects']})")
+            return owing(seat, owed, Refusal("penalties can't be passed on or answered with "
+                                             "a card ({rule})", self.rules.refs["effects"]))
         if not head.answerable:
-            return f"{owes}; {self._unanswerable(head)}"
+            return self._unanswerable(head)
         if len(cards) > 1:
-            return f"{owes}; a stacking or deflecting play is one card (VARIANTS.md B3)"
+            return owing(seat, owed, _ONE_CARD_ANSWERS)
         card = cards[0]
         if card not in self.hands[seat]:
-            return f"seat {seat} does not hold {card} ({refs['turn']})"
+            return self.not_held(seat, card)
         kind = self._kinds[card]
         cause = head.cause.card
         assert cause is not None
@@ -631,67 +654,71 @@ class Round:
         for rule, active in self._house.answers:  # stacking (B1), deflecting (B6)
             if rule.answers(kind):
                 if active is None:
-                    return f"{owes}; {rule.off}"
-                why = active.refusal(self, owes, card, kind, on)
+                    return owing(seat, owed, rule.off)
+                why = active.refusal(self, head, card, kind, on)
                 if why is not None:
                     return why
                 break
         else:
-            return (f"{owes}; only a Draw card stacks and a Skip or Reverse deflects "
-                    "(VARIANTS.md B1, B6)")
+            return owing(seat, owed, _NO_ANSWER)
         return (self._card_refusal(seat, card, 1) or self._naming_refusal(action)
                 or self._uno_call_refusal(action))
 
-    def _unanswerable(self, head: Owed) -> str:
+    def _unanswerable(self, head: Owed) -> Refusal:
+        """Why the penalty ``head`` may not be answered by a card."""
         why = head.cause.why
         if why is Why.STARTER:
-            return "a starter's penalty cannot be stacked or deflected (VARIANTS.md E4)"
+            return owing(head.seat, head.describe(), _STARTER_UNANSWERED)
         if why is Why.CARD and head.cause.card is not None and \
                 self._kinds[head.cause.card].penalty is None:
-            return "only a Draw card's penalty can be stacked or deflected (VARIANTS.md B1)"
+            return owing(head.seat, head.describe(), _ONLY_DRAW_CARDS_ANSWERED)
         if why is Why.CARD:
-            return "part of it is made already: it cannot be answered now (VARIANTS.md E9)"
-        return f"the penalty of {head.cause.describe()} cannot be answered (VARIANTS.md E9)"
+            return owing(head.seat, head.describe(), _BEGUN_UNANSWERED)
+        return Refusal(OWES + "the penalty of {1} cannot be answered ({rule})", "VARIANTS.md E9",
+                       (head.seat,), (head.describe(), head.cause.describe()))
 
-    def _challenge_refusal(self, seat: int) -> str | None:
+    def _challenge_refusal(self, seat: int) -> Refusal | None:
         """A challenge of a Wild Draw Four (VARIANTS.md A5)."""
         head = self.owed[0] if self.owed else None
         if head is None or head.seat != seat or head.cause.challenge is None \
                 or not head.answerable:
-            return (f"seat {seat} has no Wild Draw Four to challenge: only the player who "
-                    "must draw 4 for one may, before drawing (VARIANTS.md A5)")
+            return Refusal("{seat[0]:has} no Wild Draw Four to challenge: only the player who "
+                           "must draw 4 for one may, before drawing ({rule})", "VARIANTS.md A5",
+                           (seat,))
         if self.winner is not None:
-            return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
+            return _E5
         return None
 
-    def _out_refusal(self, seat: int) -> str | None:
+    def _out_refusal(self, seat: int) -> Refusal | None:
         """Going out on a number (VARIANTS.md B9)."""
         sum_out = self._house.sum_out
         if sum_out is None:
-            return "'out' is a move of sum_out only (VARIANTS.md B9)"
+            return Refusal("'out' is a move of sum_out only ({rule})", "VARIANTS.md B9")
         return sum_out.refusal(self, seat)
 
-    def _uno_refusal(self, seat: int) -> str | None:
+    def _uno_refusal(self, seat: int) -> Refusal | None:
         if self.winner is not None:
-            return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
+            return _E5
         if self.uno_seat == seat or self._house.false_uno_penalty:
             return None
-        return (f"seat {seat} has no UNO to call: only a player whose play left them holding "
-                f"exactly one card may call it, until the window closes ({self.rules.refs['uno']}; "
-                "a false call needs false_uno_penalty, VARIANTS.md B8)")
+        return Refusal("{seat[0]:has} no UNO to call: only a player whose play left them "
+                       "holding exactly one card may call it, until the window closes ({rule})",
+                       f"{self.rules.refs['uno']}; a false call needs false_uno_penalty, "
+                       "VARIANTS.md B8", (seat,))
 
-    def _catch_refusal(self, seat: int, target: int | None) -> str | None:
+    def _catch_refusal(self, seat: int, target: int | None) -> Refusal | None:
         ref = self.rules.refs["uno"]
         if target is None or not 0 <= target < self.players:
-            return f"there is no seat {target} to catch ({ref})"
+            return Refusal("there is no seat {0} to catch ({rule})", ref, words=(target,))
         if target == seat:
-            return f"a player cannot catch themselves ({ref}, VARIANTS.md E19)"
+            return Refusal("a player cannot catch themselves ({rule})", f"{ref}, VARIANTS.md E19")
         if self.winner is not None:
-            return "after a hand is empty only what is owed is made (VARIANTS.md E5)"
+            return _E5
         if self.uno_seat != target and not self._house.false_catch_penalty:
-            return (f"seat {target} cannot be caught: only a player who was left holding one card "
-                    f"by a play and has not called UNO, before the window closes ({ref}; a "
-                    "false catch needs false_catch_penalty, VARIANTS.md B8)")
+            return Refusal("{seat[0]} cannot be caught: only a player who was left holding one "
+                           "card by a play and has not called UNO, before the window closes "
+                           "({rule})", f"{ref}; a false catch needs false_catch_penalty, "
+                           "VARIANTS.md B8", (target,))
         return None
 
     # ------------------------------------------------------------------ applying
@@ -703,9 +730,9 @@ class Round:
         A press needs ``fired``: how many cards the launcher fired (all of them fire if
         fewer are inside). ``shuffle`` reorders a reload of the stock in place.
         """
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(action, reason)
+        refusal = self.refusal(action)
+        if refusal is not None:
+            raise IllegalActionError(action, refusal)
         if action.verb is _PRESS and (
                 isinstance(fired, bool) or not isinstance(fired, int) or fired < 0):
             raise IllegalActionError(action, f"a press needs its outcome: fired={fired!r} "
@@ -1100,16 +1127,16 @@ def _take_actions(unit: Unit, players: int) -> tuple[Action, ...]:
     return tuple(Action(seat, verb) for seat in range(players))
 
 
-def _shape_problem(action: Action) -> str | None:
+def _shape_problem(action: Action) -> Refusal | None:
     """What an action carries that its verb does not take (for actions built in code)."""
     verb = action.verb
     why = None
     if action.uno and verb is not Verb.PLAY:
-        why = f"only a play can carry an UNO call, not '{verb}'"
+        why = "only a play can carry an UNO call, not '{0}'"
     elif verb is Verb.PLAY:
         why = None if action.cards else "a play needs a card"
     elif action.cards:
-        why = f"'{verb}' takes no card"
+        why = "'{0}' takes no card"
     elif verb is Verb.CHOOSE:
         if action.color is None or action.target is not None:
             why = "'choose' names one colour and nothing else"
@@ -1117,5 +1144,20 @@ def _shape_problem(action: Action) -> str | None:
         if action.color is not None:
             why = "'catch' names a seat, not a colour"
     elif action.color is not None or action.target is not None:
-        why = f"'{verb}' takes no arguments"
-    return None if why is None else f"{why} (TRANSCRIPTS.md, Steps)"
+        why = "'{0}' takes no arguments"
+    return None if why is None else Refusal(why + " ({rule})", "TRANSCRIPTS.md, Steps",
+                                            words=(verb,))
+
+
+#: Refusals that name no seat and need no word, made once.
+_E5 = Refusal("after a hand is empty only what is owed is made ({rule})", "VARIANTS.md E5")
+_ONE_CARD_ANSWERS = Refusal("a stacking or deflecting play is one card ({rule})",
+                            "VARIANTS.md B3")
+_NO_ANSWER = Refusal("only a Draw card stacks and a Skip or Reverse deflects ({rule})",
+                     "VARIANTS.md B1, B6")
+_STARTER_UNANSWERED = Refusal("a starter's penalty cannot be stacked or deflected ({rule})",
+                              "VARIANTS.md E4")
+_ONLY_DRAW_CARDS_ANSWERED = Refusal("only a Draw card's penalty can be stacked or deflected "
+                                    "({rule})", "VARIANTS.md B1")
+_BEGUN_UNANSWERED = Refusal("part of it is made already: it cannot be answered now ({rule})",
+                            "VARIANTS.md E9")

@@ -7,6 +7,11 @@ errors (a well-formed action that is not allowed now), as python-chess keeps
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from uno_attack.refusal import Part, Refusal
+
 
 class UnoAttackError(ValueError):
     """Base of every error this project raises on bad input."""
@@ -21,16 +26,35 @@ class InvalidActionError(UnoAttackError):
 
 
 class IllegalActionError(UnoAttackError):
-    """A well-formed action that the rules do not allow in the current state."""
+    """A well-formed action that the rules do not allow in the current state.
 
-    def __init__(self, action: object, reason: str) -> None:
+    ``reason`` is the engine's text; ``refusal`` the same as facts (the rule and the seats
+    it names) where the engine gave them, so a front end can say it with names
+    (:meth:`parts`)."""
+
+    def __init__(self, action: object, reason: str | Refusal) -> None:
         super().__init__(f"illegal action '{action}': {reason}")
         self.action = action
-        self.reason = reason
+        self.reason = str(reason)
+        self.refusal = None if isinstance(reason, str) else reason
+
+    def parts(self) -> tuple[Part, ...]:
+        """The message as text and seats (:func:`uno_attack.refusal.say` names them)."""
+        if self.refusal is None:
+            return (str(self),)
+        return self.refusal.parts(f"illegal action '{self.action}': ")
 
 
 class ActRefused(UnoAttackError):
-    """An act at a table that was not understood or not allowed; nothing changed."""
+    """An act at a table that was not understood or not allowed; nothing changed. ``parts``:
+    the message with the seats it names (:func:`~uno_attack.refusal.say` names them);
+    ``refusal``: the engine's, when the rules refused the act."""
+
+    def __init__(self, message: str, parts: tuple[Part, ...] | None = None,
+                 refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.parts = (message,) if parts is None else parts
+        self.refusal = refusal
 
 
 class OptionError(UnoAttackError):

@@ -43,6 +43,7 @@ from uno_attack.launcher_questions import (
     Retry,
 )
 from uno_attack.presence import Presence
+from uno_attack.refusal import SeatWord
 from uno_attack.session import Session, press_problem
 from uno_attack.table import TableEvent, UnknownPressOutcome
 from uno_attack.thinker import Thinker
@@ -242,11 +243,12 @@ class TableFlow:
         except InvalidActionError as exc:
             raise ActRefused(f"not understood: {text!r}: {exc}") from None
         if not self.is_human(seat):
-            raise ActRefused(f"seat {seat} is played by a bot")
-        game = self.game
-        reason = game.illegal_reason(action)
-        if reason is not None:
-            raise ActRefused(str(IllegalActionError(action, reason)))
+            raise ActRefused(f"seat {seat} is played by a bot",
+                             (SeatWord(seat, "is"), " played by a bot"))
+        refusal = self.game.refusal(action)
+        if refusal is not None:
+            error = IllegalActionError(action, refusal)
+            raise ActRefused(str(error), error.parts(), refusal)
         self._do(action, "")
 
     def present(self, player: int, here: bool) -> None:

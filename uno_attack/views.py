@@ -1,9 +1,11 @@
-"""What each seat may see: the ``hello`` and ``view`` messages of NETWORK.md, as plain dicts.
+"""What each seat may see: the ``hello`` and ``view`` messages of NETWORK.md, as typed
+values in their JSON form.
 
 This is the one place that decides what a connection is shown. A hand goes only to its
 own seat, until the round is over (NETWORK.md, settled point 8); a watcher gets neither a
 hand nor ``legal``. The functions are pure: they read the engine's state and the host's
-public facts (names, scores, log, tension, prompt) and build dicts that go to JSON and
+public facts (names, scores, log, tension, prompt) and build :class:`Hello` and
+:class:`View` values: typed dicts, each field declared with its type, that go to JSON and
 back unchanged, so the terminal client can draw the same views the page does.
 """
 
@@ -11,18 +13,102 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict
 
+from uno_attack.actions import Action
 from uno_attack.cards import codes
 from uno_attack.engine import Round
 from uno_attack.options import Options
 from uno_attack.penalties import Cause, Why
+from uno_attack.rules import rule_set
+from uno_attack.rules.base import CardKind
 from uno_attack.wording import as_object, possessive
 
 #: How many log lines a view carries (NETWORK.md, settled point 5).
 LOG_LINES = 10
 
-View = dict[str, Any]
+
+class PromptJSON(TypedDict):
+    """A :class:`Prompt` in a ``view`` (docs/network.md, the ``prompt``)."""
+
+    seat: int
+    message: str
+    actions: list[str]
+    fired: int
+
+
+class _HelloFields(TypedDict):
+    type: Literal["hello"]
+    seat: int | None
+    name: str | None
+    players: list[str]
+    options: dict[str, Any]
+    cards: dict[str, CardKind]
+
+
+class Hello(_HelloFields, total=False):
+    """The ``hello`` (docs/network.md): the first message of every connection; ``people``
+    only from a host. (Optional keys are declared with ``total=False``: ``NotRequired``
+    is not read from this module's postponed annotations before Python 3.12.)"""
+
+    people: list[int]
+
+
+class Taken(TypedDict):
+    """The seat that just pressed or drew, and how many cards it got."""
+
+    seat: int
+    count: int
+
+
+class Revealed(TypedDict):
+    """A challenged hand, for the challenger's eyes (settled point 9)."""
+
+    seat: int
+    hand: list[str]
+
+
+class _ViewFields(TypedDict):
+    type: Literal["view"]
+    turn: int | None
+    top: str
+    color: str | None
+    direction: str
+    hand_sizes: list[int]
+    owed: list[list[int | str]]
+    owed_what: list[str]
+    owed_why: list[str]
+    scores: list[int]
+    winner: int | None
+    log: list[str]
+    log_start: int
+    tension: int
+    stock: int
+    phase: str
+    taken: Taken | None
+    round: int
+    step: int
+    uno_window: int | None
+    uno_called: list[int]
+    busy: int | None
+    away: list[int]
+    connected: list[int]
+    deadline: float | None
+    round_points: list[int] | None
+    match_winner: list[int] | None
+    next_round_in: float | None
+
+
+class View(_ViewFields, total=False):
+    """A ``view`` (NETWORK.md and docs/network.md) without its ``seq``, which belongs to
+    the connection: every seat's ``hands`` once the round is over; ``hand``, ``revealed``,
+    ``prompt`` and ``legal`` only for a seat."""
+
+    hands: list[list[str]]
+    hand: list[str]
+    revealed: Revealed
+    prompt: PromptJSON
+    legal: list[str]
 
 
 @dataclass(frozen=True)
@@ -39,7 +125,7 @@ class Prompt:
     actions: tuple[str, ...]
     fired: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PromptJSON:
         return {"seat": self.seat, "message": self.message, "actions": list(self.actions),
                 "fired": self.fired}
 
@@ -79,15 +165,17 @@ class TableFacts:
 
 
 def hello(seat: int | None, names: Sequence[str], options: Options,
-          people: Sequence[int] | None = None) -> View:
-    """The first message of a connection: who it is and who sits where (and, from a host,
-    which seats are people: one not connected is waited for, not thinking)."""
-    message: View = {
+          people: Sequence[int] | None = None) -> Hello:
+    """The first message of a connection: who it is and who sits where, the rule set's card
+    kinds (names, faces, effects: the page keeps no copy) and, from a host, which seats are
+    people (one not connected is waited for, not thinking)."""
+    message: Hello = {
         "type": "hello",
         "seat": seat,
         "name": names[seat] if seat is not None else None,
         "players": list(names),
         "options": options.to_dict(),
+        "cards": rule_set(options.rules).card_kinds,
     }
     if people is not None:
         message["people"] = list(people)
@@ -97,9 +185,17 @@ def hello(seat: int | None, names: Sequence[str], options: Options,
 def legal_strings(game: Round, seat: int) -> list[str]:
     """Every action ``seat`` may take now, as a transcript's ``legal`` writes them (without
     the seat and the ``uno`` suffix), out-of-turn ones (UNO, catch) included."""
-    if game.over:
+    return [action.text(seat=False, uno=False) for action in legal_actions(game, seat)]
+
+
+def legal_actions(game: Round, seat: int, facts: TableFacts | None = None) -> list[Action]:
+    """What a view lists as ``seat``'s ``legal``, as values: every action it may take now,
+    none once the round is over or while the launcher decides a press (``facts.busy``, a
+    prompt: only its answers, which are no actions of the rules)."""
+    if game.over or (facts is not None and (facts.busy is not None
+                                            or facts.prompt is not None)):
         return []
-    return [action.text(seat=False, uno=False) for action in game.legal_actions(seat)]
+    return game.legal_actions(seat)
 
 
 def view(game: Round, facts: TableFacts, seat: int | None) -> View:
@@ -147,10 +243,9 @@ def view(game: Round, facts: TableFacts, seat: int | None) -> View:
         if prompt is not None and prompt.seat == seat:
             message["prompt"] = prompt.to_json()
             message["legal"] = list(prompt.actions)
-        elif facts.busy is not None or prompt is not None:
-            message["legal"] = []  # the launcher is deciding a press: nobody else acts
-        else:
-            message["legal"] = legal_strings(game, seat)
+        else:  # none while the launcher is deciding a press: nobody else acts
+            message["legal"] = [action.text(seat=False, uno=False)
+                                for action in legal_actions(game, seat, facts)]
     return message
 
 

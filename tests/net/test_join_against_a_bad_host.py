@@ -87,6 +87,11 @@ BAD: dict[str, tuple[list[Frame], str]] = {
     "prompt": (text(hello(), view(prompt={"seat": 0})), "'prompt'"),
     "hand-not-its-size": (text(hello(), view(hand=["R5"])), "'hand' is ['R5']"),
     "negative-count": (text(hello(), view(hand_sizes=[2, -1])), "'hand_sizes'"),
+    "error-seat": (text(hello(), view(), {"type": "error", "message": "x",
+                                          "parts": [{"seat": 5, "form": "owes"}]}),
+                   "error whose 'parts' is [{'seat': 5"),
+    "error-escape": (text(hello(), view(), {"type": "error", "message": "x",
+                                            "parts": ["\x1b[2J"]}), "error whose 'parts'"),
 }
 
 

@@ -18,6 +18,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from tests.net.helpers import NOTHING_FIRES, deal, host_config, running_host, url_of
 from uno_attack.net.host import Host
 from uno_attack.net.join_app import JoinApp
+from uno_attack.rules import ATTACK
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
 
 CHROMIUM = "/usr/bin/chromium"
@@ -221,6 +222,25 @@ async def test_the_watch_page_shows_the_table_without_a_hand(tmp_path: Path) -> 
         top = await page.locator("#top").get_attribute("aria-label")
         assert top is not None
         assert top.startswith("Top card: ")
+        await browser.close()
+
+
+async def test_the_page_names_and_signs_cards_as_the_host_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page keeps no copy of the cards' names: a rule set that calls the 5 otherwise
+    (and signs it otherwise) is drawn so."""
+    kinds = {**ATTACK.card_kinds, "5": {"name": "Five", "short": "5", "sign": "V",
+                                        "effect": None}}
+    monkeypatch.setitem(ATTACK.__dict__, "card_kinds", kinds)
+    async with running_host(host_config(tmp_path)) as host, async_playwright() as pw:
+        deal(host, ["R1 R2", "B1 B2", "Y1 Y2"], "R5", dealer=2)
+        browser = await launch(pw)
+        page = await (await browser.new_context(viewport=PHONE)).new_page()
+        await page.goto(url_of(host, None))
+        await page.wait_for_selector("#top .sign")
+        assert await page.locator("#top").get_attribute("aria-label") == "Top card: red Five"
+        assert await page.locator("#top .sign").inner_text() == "V"
+        assert await page.locator("#top .label").inner_text() == "red Five"
         await browser.close()
 
 

@@ -29,6 +29,8 @@ from uno_attack.net.server import (
     REFUSED_PAGE,
     Connection,
 )
+from uno_attack.refusal import SeatWord
+from uno_attack.rules import ATTACK
 
 VIEW_KEYS = {"type", "seq", "turn", "top", "color", "direction", "hand_sizes", "owed",
              "scores", "winner", "log", "tension"}
@@ -39,9 +41,14 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
     async with running_host(config) as host:
         ann = TableClient(url_of(host, "Ann"))
         hello = await ann.connect()
+        cards = hello.pop("cards")  # the rule set's card kinds, for the page
         assert hello == {"type": "hello", "seat": 0, "name": "Ann",
                          "players": ["Ann", "Bob", "Ada"], "options": {"target": 300},
                          "people": [0, 1]}
+        assert cards == ATTACK.card_kinds
+        assert cards["H"] == {"name": "Hit 2", "short": "Hit2", "sign": "+2",
+                              "effect": "the next player presses twice and loses the turn"}
+        assert list(cards) == list(dict.fromkeys(card.symbol for card in ATTACK.deck))
         view = await next_of(ann, "view")
         game = host.flow.game
         assert view.keys() >= VIEW_KEYS
@@ -58,7 +65,8 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         watch = TableClient(url_of(host, None))
         assert await watch.connect() == {"type": "hello", "seat": None, "name": None,
                                          "players": ["Ann", "Bob", "Ada"],
-                                         "options": {"target": 300}, "people": [0, 1]}
+                                         "options": {"target": 300}, "people": [0, 1],
+                                         "cards": cards}
         seen = await next_of(watch, "view")
         assert "hand" not in seen
         assert "legal" not in seen
@@ -100,10 +108,18 @@ async def test_an_illegal_act_gets_an_error_naming_the_rule_and_changes_nothing(
         before = game.snapshot()
         await client.act("press")
         error = await next_of(client, "error")
-        assert "RULES.md 4" in error["message"]
-        assert "turn" in error["message"]
+        assert error["message"] == (f"illegal action '{other} press': it is seat {seat}'s turn, "
+                                    f"not seat {other}'s (RULES.md 4)")
+        # its facts: the rule, the seats, and the parts a client words with names
+        assert error["rule"] == "RULES.md 4"
+        assert error["seats"] == [seat, other]
+        assert error["parts"] == (f"illegal action '{other} press': it is ", SeatWord(seat, "'s"),
+                                  " turn, not ", SeatWord(other, "yours"), " (RULES.md 4)")
         await client.act("play R0")
-        assert "invalid card" in (await next_of(client, "error"))["message"]
+        error = await next_of(client, "error")
+        assert "invalid card" in error["message"]
+        assert error["parts"] == (error["message"],)
+        assert "rule" not in error
         assert game.snapshot() == before
         assert client.seq == 1  # no view: nothing changed
         await client.close()

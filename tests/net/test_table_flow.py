@@ -25,6 +25,7 @@ from tests.tui.test_launcher import TroubledLauncher
 from uno_attack.launcher import EjectStatus, PressResult
 from uno_attack.net.client import TableClient
 from uno_attack.replay import replay
+from uno_attack.rules import ATTACK
 from uno_attack.transcript import load
 from uno_attack.wording import count
 
@@ -329,7 +330,8 @@ async def test_an_elimination_reseats_the_players_with_a_new_hello(tmp_path: Pat
         assert await next_of(cleo, "hello") == {"type": "hello", "seat": None, "name": None,
                                                "players": ["Ann", "Bob"], "options": {
                                                    "match": "elimination", "target": 50},
-                                               "people": [0, 1]}
+                                               "people": [0, 1],
+                                               "cards": ATTACK.card_kinds}
         assert (await next_of(bob, "hello"))["players"] == ["Ann", "Bob"]
         view = await next_of(cleo, "view")
         assert view["round"] == over["round"] + 1

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from uno_attack.engine import Round
 from uno_attack.options import Options
-from uno_attack.rules import ATTACK
-from uno_attack.views import Prompt, TableFacts, hello, view
+from uno_attack.rules import ATTACK, CLASSIC
+from uno_attack.rules.base import CardKind
+from uno_attack.views import (
+    Hello,
+    Prompt,
+    PromptJSON,
+    Revealed,
+    TableFacts,
+    Taken,
+    View,
+    hello,
+    view,
+)
 
 NAMES = ("Ann", "Bob", "Cleo")
 
@@ -66,4 +79,27 @@ def test_views_and_hello_go_to_json_and_back_unchanged() -> None:
         str(i) for i in range(4, 14)]
     assert hello(None, NAMES, Options(target=300)) == {
         "type": "hello", "seat": None, "name": None, "players": list(NAMES),
-        "options": {"target": 300}}
+        "options": {"target": 300}, "cards": ATTACK.card_kinds}
+    assert hello(None, NAMES, Options(rules="classic"))["cards"] == CLASSIC.card_kinds
+
+
+def _fits(message: Mapping[str, object], typed: Any) -> bool:
+    """Whether a message has every key its type requires and no key it does not declare."""
+    keys = set(message)
+    return typed.__required_keys__ <= keys <= typed.__required_keys__ | typed.__optional_keys__
+
+
+def test_views_are_the_typed_values_they_declare() -> None:
+    g = game()
+    prompt = Prompt(0, "The launcher jammed", ("retry", "fired 0"))
+    f = facts(prompt=prompt, revealed=(0, 1, ("B2", "Y3")), taken=(0, 2))
+    for seat in (0, 1, None):
+        assert _fits(view(g, f, seat), View), seat
+    assert _fits(view(g, f, 0)["prompt"], PromptJSON)
+    assert _fits(view(g, f, 0)["revealed"], Revealed)
+    assert _fits(view(g, f, 0)["taken"], Taken)  # type: ignore[arg-type]
+    assert View.__optional_keys__ == {"hands", "hand", "revealed", "prompt", "legal"}
+    for people in (None, [0, 1]):
+        message = hello(0, NAMES, Options(), people)
+        assert _fits(message, Hello)
+        assert all(_fits(kind, CardKind) for kind in message["cards"].values())

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.tui.helpers import (
@@ -24,10 +25,10 @@ from tests.tui.helpers import (
 from tests.tui.test_new_game import BluffingBot
 from uno_attack.cards import Card
 from uno_attack.options import OPTION_SPECS, Options
-from uno_attack.rules import CLASSIC
+from uno_attack.rules import CLASSIC, RULE_SETS, RuleSet
 from uno_attack.session import Session
 from uno_attack.tui.app import UnoAttackApp
-from uno_attack.tui.help_text import help_markdown
+from uno_attack.tui.help_text import card_table, help_markdown
 from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.dialogs import HelpScreen, RevealScreen
 from uno_attack.tui.screens.pickers import SeatPicker
@@ -156,6 +157,17 @@ def test_the_status_says_what_a_stack_is_made_of(tmp_path: Path) -> None:
         assert "Ada drew 6 cards" in log_text(app)
 
     run(body, app)
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_the_helps_card_table_is_the_rule_sets_kinds_and_effects(rules: RuleSet) -> None:
+    table = card_table(rules)
+    assert table in help_markdown(Options(rules=rules.name))
+    assert table.splitlines()[2:] == [f"| {kind.name} ({kind.symbol}) | {kind.effect} |"
+                                      for kind in rules.kinds.values() if kind.number is None]
+    skip = replace(rules.kinds["S"], effect="the next two players lose their turns")
+    other = replace(rules, kinds={**rules.kinds, "S": skip})
+    assert "| Skip (S) | the next two players lose their turns |" in card_table(other)
 
 
 def test_the_help_tells_the_tables_rule_set_options_and_keys(tmp_path: Path) -> None:

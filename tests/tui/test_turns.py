@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -220,3 +223,31 @@ def test_catching_by_clicking_the_forgetful_player(tmp_path: Path) -> None:
         await settle(pilot, lambda: "You caught Ada" in log_text(app))
 
     run(body, app)
+
+
+def test_the_terminal_game_never_reads_an_action_back_from_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen's moves are the engine's values: only the table, which takes a person's
+    act as a transcript writes it, reads action text."""
+    readers: list[str] = []
+    parse_move, parse = Action.parse_move, Action.parse
+
+    def reading(original: Callable[..., Action]) -> Callable[..., Action]:
+        def read(*args: Any, **kwargs: Any) -> Action:
+            readers.append(sys._getframe(1).f_globals["__name__"])
+            return original(*args, **kwargs)
+        return read
+
+    monkeypatch.setattr(Action, "parse_move", staticmethod(reading(parse_move)))
+    monkeypatch.setattr(Action, "parse", staticmethod(reading(parse)))
+    app = make_app(tmp_path, players=2, the_deal=deal(["R5 B7 G2", "G1 G3 G4"], "R3"))
+
+    async def body(pilot: Pilot[Any]) -> None:
+        await pilot.press("2")  # B7 does not match: refused before anything is sent
+        assert "B7 does not match the top card R3" in screen(app).status
+        await pilot.press("1")
+        await settle(pilot, lambda: Card.parse("R5") in game(app).discard)
+
+    run(body, app)
+    assert readers  # the table read the act "play R5"
+    assert not [name for name in readers if name.startswith("uno_attack.tui")], readers

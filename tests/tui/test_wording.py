@@ -20,7 +20,6 @@ from uno_attack.session import GameConfig, Session
 from uno_attack.tui.screens.dialogs import HandoffScreen
 from uno_attack.tui.screens.pickers import SeatPicker
 from uno_attack.tui.widgets.seats import SeatBadge
-from uno_attack.wording import name_seats
 
 
 class OneCardBot:
@@ -139,20 +138,6 @@ def test_a_refusal_names_the_player_not_the_seat(tmp_path: Path) -> None:
         assert "cancelled" in _status(app)
 
     run(body, app)
-
-
-def test_engine_reasons_read_with_names() -> None:
-    names = ["You", "Ada", "Ben"]
-    assert name_seats("it is seat 2's turn, not seat 0's (RULES.md 4)", names) == \
-        "it is Ben's turn, not yours (RULES.md 4)"
-    assert name_seats("seat 0 owes 2 presses first (RULES.md 5)", names) == \
-        "You owe 2 presses first (RULES.md 5)"
-    assert name_seats("seat 0 does not hold R5", names) == "You do not hold R5"
-    assert name_seats("seat 1 has no UNO to call", names) == "Ada has no UNO to call"
-    assert name_seats("the round is over (seat 1 went out)", names) == \
-        "the round is over (Ada went out)"
-    assert name_seats("there is no seat 7 to catch", names) == "there is no seat 7 to catch"
-    assert name_seats("seat 0 has no UNO to call", names) == "You have no UNO to call"
 
 
 class TradingBot:

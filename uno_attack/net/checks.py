@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from uno_attack.cards import Color
 from uno_attack.errors import UnoAttackError
 from uno_attack.options import Options
+from uno_attack.refusal import Part, SeatWord
 from uno_attack.rules import RuleSet, rule_set
 from uno_attack.saved_game import name_problem
 
@@ -150,6 +151,29 @@ def check_view(message: Mapping[str, Any], table: Table) -> None:
         fields.wrong("revealed", "not a seat and its hand")
 
 
+def check_error(message: Mapping[str, Any], table: Table | None) -> tuple[Part, ...] | None:
+    """The parts of an ``error`` (docs/network.md), to be worded with the players' names,
+    or ``None`` where it has none (a host that sends only the ``message``)."""
+    fields = _Fields("error", message)
+    parts = message.get("parts")
+    if parts is None:
+        return None
+    seats = table.seats if table is not None else 0
+    if not isinstance(parts, list):
+        fields.wrong("parts", "not a list")
+    checked: list[Part] = []
+    for part in parts:
+        if isinstance(part, str) and part.isprintable():
+            checked.append(part)
+        elif isinstance(part, dict) and _seat_of(part.get("seat"), seats) \
+                and _form(part.get("form")):
+            checked.append(SeatWord(part["seat"], part["form"]))
+        else:
+            fields.wrong("parts", f"holds {shown(part)}: neither text nor a seat of 0 to "
+                                  f"{seats - 1} with its form")
+    return tuple(checked)
+
+
 class _Fields:
     """One message's fields, each read and refused the same way."""
 
@@ -208,6 +232,13 @@ def _whole(value: object) -> bool:
 
 def _seat_of(value: object, seats: int) -> bool:
     return _integer(value) and 0 <= value < seats  # type: ignore[operator]
+
+
+def _form(value: object) -> bool:
+    """Whether ``value`` is a seat's form in an ``error``'s parts: ``""``, ``"'s"``, or a
+    word (``yours``, a verb such as ``owes``)."""
+    return isinstance(value, str) and (value in ("", "'s") or (
+        len(value) <= 20 and value.isalpha() and value.isascii()))
 
 
 def _lines(value: object) -> bool:

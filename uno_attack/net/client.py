@@ -20,7 +20,14 @@ import aiohttp
 from aiohttp import WebSocketError
 
 from uno_attack.errors import UnoAttackError
-from uno_attack.net.checks import ProtocolError, Table, check_hello, check_view, shown
+from uno_attack.net.checks import (
+    ProtocolError,
+    Table,
+    check_error,
+    check_hello,
+    check_view,
+    shown,
+)
 
 Message = dict[str, Any]
 __all__ = ["JoinError", "Message", "ProtocolError", "TableClient", "TokenRefused",
@@ -75,7 +82,8 @@ HELLO_TIMEOUT_S = 10.0
 class TableClient:
     """One connection to a table; :meth:`connect` again after a drop (a new ``seq`` run).
 
-    ``hello`` and ``view`` hold the latest of each; ``errors`` every error's message.
+    ``hello`` and ``view`` hold the latest of each; ``errors`` every error's message. An
+    error's ``parts`` are checked and handed on as :data:`~uno_attack.refusal.Part` values.
     ``hello_timeout``: see :data:`HELLO_TIMEOUT_S`.
     """
 
@@ -155,6 +163,7 @@ class TableClient:
             text = "" if message.get("message") is None else str(message["message"])
             message["message"] = " ".join("".join(c if c.isprintable() else " "
                                                   for c in text).split())
+            message["parts"] = check_error(message, self._table)  # checked, as Part values
             self.errors.append(message["message"])
         return message
 

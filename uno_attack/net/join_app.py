@@ -2,25 +2,46 @@
 
 :class:`RemoteTable` is the table screen's controller for a table that lives at a host:
 everything it shows comes from the host's last ``view`` (and its ``hello``), every action
-goes to the host as an ``act``, and a refusal comes back as the host's ``error``. The
-connection is kept up with backoff; the screen says when it drops and comes back. A host
-that cannot be reached at first, refuses the link, or sends what NETWORK.md does not allow
-ends the app with one line saying so (:attr:`JoinApp.failure`).
+goes to the host as an ``act``, and a refusal comes back as the host's ``error``, worded
+with the players' names from its parts (the seats it names). The connection is kept up
+with backoff; the screen says when it drops and comes back. A host that cannot be reached
+at first, refuses the link, or sends what NETWORK.md does not allow ends the app with one
+line saying so (:attr:`JoinApp.failure`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import cast
 
+from uno_attack.actions import Action
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import SaveFailure
 from uno_attack.net.client import Message, TableClient
+from uno_attack.refusal import say
+from uno_attack.rules import RuleSet
 from uno_attack.store import PlayerStats
 from uno_attack.tui.app import UnoAttackApp
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
-from uno_attack.wording import name_seats, wins
+from uno_attack.views import Hello, View
+from uno_attack.wording import wins
+
+
+def legal_actions(view: Message, seat: int | None, rules: RuleSet) -> tuple[Action, ...]:
+    """A host's view's ``legal`` as actions of ``seat``, read once here, where the view
+    arrives as text (a launcher prompt's answers, ``retry`` and ``fired N``, are no
+    actions of the rules: the prompt carries them)."""
+    if seat is None:
+        return ()
+    out = []
+    for text in view.get("legal") or ():
+        try:
+            out.append(Action.parse_move(text, seat, rules=rules))
+        except UnoAttackError:
+            continue
+    return tuple(out)
 
 
 class RemoteTable:
@@ -70,8 +91,10 @@ class RemoteTable:
                 self._points[int(message.get("round", 1))] = list(message["round_points"])
         elif kind == "error":
             names = self.hello["players"] if self.hello is not None else ()
+            parts = message.get("parts")  # as the client checked them, if the host sent any
+            text = say(parts, names) if parts is not None else str(message.get("message"))
             for _, refused in list(self._listeners):
-                refused(name_seats(str(message.get("message")), names))
+                refused(text)
             return
         elif kind != "disconnected":
             return  # a kind of message this client does not know: nothing to show
@@ -105,9 +128,12 @@ class RemoteTable:
             self._rules = (options, Rules.of(hello))
         seat = hello.get("seat")
         note = "" if self.connection == "connected" else self.connection
-        return Seen(hello=hello, view=view, rules=self._rules[1], seat=seat,
+        rules = self._rules[1]
+        # the client checked both whole as they arrived (uno_attack.net.checks); what a
+        # host may leave out, the screens read with .get
+        return Seen(hello=cast(Hello, hello), view=cast(View, view), rules=rules, seat=seat,
                     people=(seat,) if seat is not None else (), prompt=view.get("prompt"),
-                    note=note)
+                    note=note, actions=legal_actions(view, seat, rules.rules))
 
     # -- acting -------------------------------------------------------------------------
     def act(self, text: str, seat: int | None = None) -> None:
@@ -123,7 +149,7 @@ class RemoteTable:
             for _, refused in list(self._listeners):
                 refused("not connected: the action was not sent")
 
-    def check(self, text: str) -> str | None:
+    def check(self, action: Action) -> str | None:
         return None  # only the host can say
 
     def take_keyboard(self) -> None:

@@ -25,6 +25,7 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from uno_attack import views
 from uno_attack.errors import ActRefused
 from uno_attack.flow import TableFlow
+from uno_attack.refusal import parts_json
 
 STATIC_DIR = Path(__file__).parent / "static"
 #: The page for a link with no valid token: what happened and what to do, the same for
@@ -98,8 +99,16 @@ class Connection:
     def send(self, message: Mapping[str, Any]) -> None:
         self._put(json.dumps(message, **_JSON))  # type: ignore[arg-type]
 
-    def error(self, text: str) -> None:
-        self.send({"type": "error", "message": " ".join(text.split())})  # one line
+    def error(self, text: str, refused: ActRefused | None = None) -> None:
+        """An ``error``: one line; for a refused act also its parts (the seats it names, for
+        a client to name them) and, when the rules refused it, the rule and the seats."""
+        message: dict[str, Any] = {"type": "error", "message": " ".join(text.split())}
+        if refused is not None:
+            message["parts"] = parts_json(refused.parts)
+            if refused.refusal is not None:
+                message["rule"] = refused.refusal.rule
+                message["seats"] = list(refused.refusal.seats)
+        self.send(message)
 
     def _put(self, item: str | tuple[int, str]) -> None:
         self.after_saves(partial(self._queue, item))
@@ -320,7 +329,7 @@ class TableServer:
         try:
             self.flow.act(seat, action)
         except ActRefused as exc:
-            conn.error(str(exc))
+            conn.error(str(exc), exc)
 
     # -- broadcasting ---------------------------------------------------------------------
     def changed(self, lines: list[str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from uno_attack.penalties import FIRE, Unit
+from uno_attack.refusal import Refusal
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet, build_deck
 from uno_attack.rules.shared_kinds import REVERSE, SKIP, WILD, numbers
@@ -15,18 +16,27 @@ KINDS: dict[str, Kind] = {
         *numbers(range(1, 10)),
         SKIP,
         REVERSE,
-        Kind("H", "Hit 2", "Hit2", 20, penalty=2, hits=True, skips=True, multi="symbols",
+        Kind("H", "Hit 2", "Hit2", 20, sign="+2",
+             effect="the next player presses twice and loses the turn",
+             penalty=2, hits=True, skips=True, multi="symbols",
              stackers={"same": _HIT2_STACKS, "up": _HIT2_STACKS},
              play=effects.draw_card(2), starter=effects.draw_starter(2),
              last=effects.draw_card(2)),
-        Kind("D", "Discard All", "DAll", 30, lays_down=effects.same_colour),
-        Kind("T", "Trade Hands", "Trade", 30, names_seat=True, put_back=True,
-             play=effects.trade,
-             end_refusal="a Trade Hands may not be played as your last card (RULES.md 4)"),
+        Kind("D", "Discard All", "DAll", 30, sign="✱",
+             effect="discard every card of its colour with it", lays_down=effects.same_colour),
+        Kind("T", "Trade Hands", "Trade", 30, sign="⇆",
+             effect="swap hands with a player you choose (not as your last card)",
+             names_seat=True, put_back=True, play=effects.trade,
+             end_refusal=Refusal("a Trade Hands may not be played as your last card ({rule})",
+                                 "RULES.md 4")),
         WILD,
-        Kind("WA", "Wild All Hit", "AllHt", 50, wild=True, hits=True, play=effects.all_hit,
+        Kind("WA", "Wild All Hit", "AllHt", 50, sign="All",
+             effect="name the colour; everyone else presses once",
+             wild=True, hits=True, play=effects.all_hit,
              starter=effects.all_hit_starter, last=effects.all_hit),
-        Kind("WF", "Wild Hit-Fire", "HFire", 50, wild=True, hits=True, skips=True,
+        Kind("WF", "Wild Hit-Fire", "HFire", 50, sign="Fire",
+             effect="name the colour; the next player presses until a card fires",
+             wild=True, hits=True, skips=True,
              play=effects.hit_fire, starter=effects.draw_starter(FIRE), last=effects.hit_fire),
     )
 }

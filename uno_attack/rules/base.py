@@ -1,11 +1,12 @@
 """What a rule set is: its deck, its card kinds, and the machinery every rule set shares.
 
 A :class:`Kind` is one kind of card (a number, Skip, Hit 2, Wild Draw Four …) as data:
-its points, names, what it may do (name a colour or a seat, stack, deflect, join a
-multi-card play) and its effects as a play, as a starter and as a last card, written as
-small functions (:mod:`uno_attack.rules.effects`). A :class:`RuleSet` is a deck of cards
-with their kinds, the unit its penalties are made in, and the sections of the rule book
-its refusals cite. The engine asks a rule set; it never tests a card's symbol itself.
+its points, names and faces, its effect in a few words (the help shows them), what it may
+do (name a colour or a seat, stack, deflect, join a multi-card play) and its effects as a
+play, as a starter and as a last card, written as small functions
+(:mod:`uno_attack.rules.effects`). A :class:`RuleSet` is a deck of cards with their kinds,
+the unit its penalties are made in, and the sections of the rule book its refusals cite.
+The engine asks a rule set; it never tests a card's symbol itself.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from uno_attack.cards import COLORS, Card, Color
 from uno_attack.errors import InvalidCardError
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from uno_attack.engine import Round
     from uno_attack.options import Options
     from uno_attack.penalties import Owed
+    from uno_attack.refusal import Refusal
 
 
 class Moves(NamedTuple):
@@ -50,6 +52,15 @@ LayDown = Callable[["RuleSet", Sequence[Card], Card], list[Card]]
 Fairness = Callable[[Sequence[Card], Color | None], bool]
 
 
+class CardKind(TypedDict):
+    """What a front end shows of a kind (:attr:`RuleSet.card_kinds`), in its JSON form."""
+
+    name: str
+    short: str
+    sign: str
+    effect: str | None
+
+
 @dataclass(frozen=True, eq=False)
 class Kind:
     """One kind of card. ``eq=False``: kinds compare by identity and hash fast."""
@@ -58,6 +69,8 @@ class Kind:
     name: str
     short: str                      # a few letters for a card face: "Skip", "Hit2"
     points: int
+    sign: str = ""                  # one or two signs for a card face: "⊘", "+2", "5"
+    effect: str | None = None       # what it does, in a few words, for the help (None: a number)
     number: int | None = None       # a number card's face value
     wild: bool = False              # names a colour as it is played
     names_seat: bool = False        # names a seat as it is played (Trade Hands; a 7 in B4)
@@ -75,7 +88,7 @@ class Kind:
     deflect: Deflect | None = None
     lays_down: LayDown | None = None
     #: Why this kind may not end a hand under the game's options (None: it may).
-    end_refusal: str | None = None
+    end_refusal: Refusal | None = None
 
     @property
     def plain(self) -> bool:
@@ -169,6 +182,13 @@ class RuleSet:
     def short_label(self, card: Card) -> str:
         """A few letters for the card's face: ``5``, ``Skip``, ``+4``."""
         return self.kinds[card.symbol].short
+
+    @cached_property
+    def card_kinds(self) -> dict[str, CardKind]:
+        """Each kind's ``name``, ``short`` face, ``sign`` and ``effect`` by symbol, in the
+        deck's order: what the help lists, and the host's ``hello`` gives the page."""
+        return {symbol: {"name": kind.name, "short": kind.short, "sign": kind.sign,
+                         "effect": kind.effect} for symbol, kind in self.kinds.items()}
 
     # -- per game ------------------------------------------------------------------
     def kinds_for(self, options: Options) -> dict[Card, Kind]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from uno_attack.penalties import Unit
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet, build_deck
@@ -15,12 +17,16 @@ KINDS: dict[str, Kind] = {
     for kind in (
         *numbers(range(10)),
         SKIP,
-        REVERSE,
-        Kind("+2", "Draw Two", "+2", 20, penalty=2, hits=True, skips=True, multi="symbols",
+        replace(REVERSE, effect="direction flips (with two players: a Skip)"),
+        Kind("+2", "Draw Two", "+2", 20, sign="+2",
+             effect="the next player draws 2 and loses the turn",
+             penalty=2, hits=True, skips=True, multi="symbols",
              stackers=_DRAW_TWO_STACKS, play=effects.draw_card(2),
              starter=effects.draw_starter(2), last=effects.draw_card(2)),
         WILD,
-        Kind("W+4", "Wild Draw Four", "+4", 50, wild=True, penalty=4, hits=True, skips=True,
+        Kind("W+4", "Wild Draw Four", "+4", 50, sign="+4",
+             effect="name the colour; the next player draws 4 and loses the turn",
+             wild=True, penalty=4, hits=True, skips=True,
              put_back=True, fair=effects.holds_no_current_colour, stackers=_DRAW_FOUR_STACKS,
              play=effects.draw_card(4), last=effects.draw_card(4)),
     )

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from uno_attack.actions import Action
 from uno_attack.penalties import Challenge
 from uno_attack.phase import Phase
+from uno_attack.refusal import OWES, Refusal
 from uno_attack.rules import effects
 from uno_attack.rules.base import Kind, RuleSet
 
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from uno_attack.cards import Card
     from uno_attack.engine import Round
     from uno_attack.options import Options
+    from uno_attack.penalties import Owed
 
 
 _PLAYING, _AFTER, _CHAIN = Phase.PLAY, Phase.AFTER, Phase.CHAIN
@@ -72,13 +74,13 @@ class HouseRule:
     def adapt_kinds(self, rules: RuleSet, kinds: dict[str, Kind]) -> None:
         raise NotImplementedError
 
-    def take_refusal(self, game: Round, seat: int) -> str | None:
+    def take_refusal(self, game: Round, seat: int) -> Refusal | None:
         raise NotImplementedError
 
-    def pass_refusal(self, game: Round) -> str | None:
+    def pass_refusal(self, game: Round) -> Refusal | None:
         raise NotImplementedError
 
-    def card_refusal(self, game: Round, seat: int, card: Card, kind: Kind) -> str | None:
+    def card_refusal(self, game: Round, seat: int, card: Card, kind: Kind) -> Refusal | None:
         raise NotImplementedError
 
     def before_take(self, game: Round, seat: int) -> bool:
@@ -134,23 +136,25 @@ class LastCard(HouseRule):
     def adapt_kinds(self, rules: RuleSet, kinds: dict[str, Kind]) -> None:
         for symbol, kind in kinds.items():
             if kind.number is None and not kind.hits:
-                kinds[symbol] = replace(kind, end_refusal=(
-                    f"with last_card = no_action a last play may not include a "
-                    f"{kind.name} (VARIANTS.md B7)"))
+                kinds[symbol] = replace(kind, end_refusal=Refusal(
+                    "with last_card = no_action a last play may not include a {0} ({rule})",
+                    "VARIANTS.md B7", words=(kind.name,)))
 
 
 # -- answering a penalty -----------------------------------------------------------------
 class Answer(HouseRule):
     """A rule that lets the seat owing a Draw card's penalty answer it with a card."""
 
-    #: The refusal of such a play while the rule is off.
-    off: ClassVar[str]
+    #: The refusal of such a play while the rule is off (after what the seat owes).
+    off: ClassVar[Refusal]
 
     @staticmethod
     def answers(kind: Kind) -> bool:
         raise NotImplementedError
 
-    def refusal(self, game: Round, owes: str, card: Card, kind: Kind, on: Kind) -> str | None:
+    def refusal(self, game: Round, head: Owed, card: Card, kind: Kind,
+                on: Kind) -> Refusal | None:
+        """Why ``card`` (of ``kind``) may not answer ``head``, owed for a card of ``on``."""
         raise NotImplementedError
 
 
@@ -158,16 +162,18 @@ class Stacking(Answer):
     """``stacking`` (B1): a Draw card on a Draw card; the next player owes the sum."""
 
     option = "stacking"
-    off = "stacking is off (VARIANTS.md B1)"
+    off = Refusal("stacking is off ({rule})", "VARIANTS.md B1")
 
     @staticmethod
     def answers(kind: Kind) -> bool:
         return kind.penalty is not None
 
-    def refusal(self, game: Round, owes: str, card: Card, kind: Kind, on: Kind) -> str | None:
+    def refusal(self, game: Round, head: Owed, card: Card, kind: Kind,
+                on: Kind) -> Refusal | None:
         if card.symbol not in on.stackers.get(self.value, ()):
-            return (f"{owes}; a {kind.name} does not stack on a {on.name} with "
-                    f"stacking = {self.value} (VARIANTS.md B1)")
+            return Refusal(OWES + "a {1} does not stack on a {2} with stacking = {3} ({rule})",
+                           "VARIANTS.md B1", (head.seat,),
+                           (head.describe(), kind.name, on.name, self.value))
         return None
 
 
@@ -175,16 +181,18 @@ class Deflect(Answer):
     """``deflect`` (B6): a Skip or Reverse passes a Draw card's penalty on."""
 
     option = "deflect"
-    off = "deflecting is off (VARIANTS.md B6)"
+    off = Refusal("deflecting is off ({rule})", "VARIANTS.md B6")
 
     @staticmethod
     def answers(kind: Kind) -> bool:
         return kind.deflects
 
-    def refusal(self, game: Round, owes: str, card: Card, kind: Kind, on: Kind) -> str | None:
+    def refusal(self, game: Round, head: Owed, card: Card, kind: Kind,
+                on: Kind) -> Refusal | None:
         if not on.wild and card not in game.matching_now():
-            return (f"{owes}; a deflecting {kind.name} must match the top card "
-                    f"{game.top} (VARIANTS.md B6, E7)")
+            return Refusal(OWES + "a deflecting {1} must match the top card {2} ({rule})",
+                           "VARIANTS.md B6, E7", (head.seat,),
+                           (head.describe(), kind.name, game.top))
         return None
 
 
@@ -193,8 +201,8 @@ class JumpIn(HouseRule):
     """``jump_in`` (B2): the card identical to the top card, played out of turn."""
 
     option = "jump_in"
-    #: The refusal of a jump-in while a penalty is owed.
-    owed_refusal = "no jump-in while a penalty is owed (VARIANTS.md B2)"
+    #: The refusal of a jump-in while a penalty is owed (after what is owed).
+    owed_refusal = Refusal("no jump-in while a penalty is owed ({rule})", "VARIANTS.md B2")
 
     def open(self, game: Round) -> bool:
         """Whether another seat than the one in turn holds the top card to jump in with."""
@@ -213,22 +221,22 @@ class JumpIn(HouseRule):
             return []
         return game.candidates(seat, (top,), lambda action: self.refusal(game, action))
 
-    def refusal(self, game: Round, action: Action) -> str | None:
+    def refusal(self, game: Round, action: Action) -> Refusal | None:
         seat, cards = action.seat, action.cards
         if game.phase is not _PLAYING:
-            return (f"no jump-in after a {game.take_verb}: the round waits for seat "
-                    f"{game.turn}'s play (VARIANTS.md B2)")
+            return Refusal("no jump-in after a {0}: the round waits for {seat[0]:'s} play "
+                           "({rule})", "VARIANTS.md B2", (game.turn,), (game.take_verb,))
         if len(cards) > 1:
-            return "a jump-in is one card (VARIANTS.md B3)"
+            return _ONE_CARD_JUMPS_IN
         card = cards[0]
         if card not in game.hands[seat]:
-            return f"seat {seat} does not hold {card} ({game.rules.refs['turn']})"
+            return game.not_held(seat, card)
         top = game.discard[-1]
         if card is not top or card.color is None:
-            return (f"only a card identical to the top card {top} may jump in, never a wild "
-                    "(VARIANTS.md B2)")
+            return Refusal("only a card identical to the top card {0} may jump in, never a "
+                           "wild ({rule})", "VARIANTS.md B2", words=(top,))
         if self.value == "numbers" and game.kind(card).number is None:
-            return "with jump_in = numbers only a number card may jump in (VARIANTS.md B2)"
+            return _NUMBERS_JUMP_IN
         return game.play_refusal_of(action, card, 1)
 
 
@@ -237,26 +245,28 @@ class MultiPlay(HouseRule):
 
     option = "multi_play"
 
-    def refusal(self, game: Round, action: Action) -> str | None:
+    def refusal(self, game: Round, action: Action) -> Refusal | None:
         seat, cards = action.seat, action.cards
         mode = self.value
         if game.phase is not _PLAYING:
-            return f"several cards may not be played after a {game.take_verb} (VARIANTS.md B3)"
+            return Refusal("several cards may not be played after a {0} ({rule})",
+                           "VARIANTS.md B3", words=(game.take_verb,))
         kind = game.kind(cards[0])
         if any(card.symbol != cards[0].symbol for card in cards):
-            return "the cards of one play must all have one symbol (VARIANTS.md B3)"
+            return Refusal("the cards of one play must all have one symbol ({rule})",
+                           "VARIANTS.md B3")
         if kind.multi is None or (mode == "numbers" and kind.multi != "numbers"):
             alone = "number cards only" if mode == "numbers" else "not this kind"
-            return (f"a {kind.name} is played alone (multi_play = {mode}: {alone}, "
-                    "VARIANTS.md B3)")
+            return Refusal("a {0} is played alone ({rule})",
+                           f"multi_play = {mode}: {alone}, VARIANTS.md B3", words=(kind.name,))
         missing = Counter(cards) - Counter(game.hands[seat])
         if missing:
-            return (f"seat {seat} does not hold {' '.join(c.code for c in missing.elements())} "
-                    f"({game.rules.refs['turn']})")
+            return game.not_held(seat, " ".join(c.code for c in missing.elements()))
         first = cards[0]
         if first not in game.matching_now():
-            return (f"the first card listed must be playable by itself, and {first} does not "
-                    f"match the top card {game.top} (VARIANTS.md B3)")
+            return Refusal("the first card listed must be playable by itself, and {0} does not "
+                           "match the top card {1} ({rule})", "VARIANTS.md B3",
+                           words=(first, game.top))
         return game.play_refusal_of(action, first, len(cards))
 
 
@@ -287,9 +297,8 @@ class UntilPlayable(HouseRule):
             game.arrived = ()
         return True
 
-    def pass_refusal(self, game: Round) -> str | None:
-        return ("with until_playable the playable card that arrived must be played "
-                "(VARIANTS.md B5)")
+    def pass_refusal(self, game: Round) -> Refusal | None:
+        return _UNTIL_PLAYABLE_PLAYS
 
 
 class PlayAfterPress(HouseRule):
@@ -318,15 +327,14 @@ class ForcedPlay(HouseRule):
     option = "forced_play"
     restricts_play = True
 
-    def take_refusal(self, game: Round, seat: int) -> str | None:
+    def take_refusal(self, game: Round, seat: int) -> Refusal | None:
         if game.phase is _PLAYING and game.has_playable(seat):
-            return (f"with forced_play a player holding a playable card must play one, not "
-                    f"{game.take_verb} (VARIANTS.md B13)")
+            return Refusal("with forced_play a player holding a playable card must play one, "
+                           "not {0} ({rule})", "VARIANTS.md B13", words=(game.take_verb,))
         return None
 
-    def pass_refusal(self, game: Round) -> str | None:
-        return ("with forced_play a playable card that just arrived must be played "
-                "(VARIANTS.md E17)")
+    def pass_refusal(self, game: Round) -> Refusal | None:
+        return _FORCED_PLAY_PLAYS
 
 
 # -- the Wild Draw Four (classic) ------------------------------------------------------------
@@ -351,11 +359,12 @@ class WildDrawFour(HouseRule):
         hand = game.hands[seat]
         return Challenge(seat, not kind.fair([c for c in hand if c is not card], game.color))
 
-    def card_refusal(self, game: Round, seat: int, card: Card, kind: Kind) -> str | None:
+    def card_refusal(self, game: Round, seat: int, card: Card, kind: Kind) -> Refusal | None:
         if kind.fair is not None and self.value == "fair_only" and \
                 not kind.fair([c for c in game.hands[seat] if c is not card], game.color):
-            return (f"with wild_draw_four = fair_only a {kind.name} may only be played with no "
-                    f"card of the current colour ({game.color}) in hand (VARIANTS.md B14)")
+            return Refusal("with wild_draw_four = fair_only a {0} may only be played with no "
+                           "card of the current colour ({1}) in hand ({rule})",
+                           "VARIANTS.md B14", words=(kind.name, game.color))
         return None
 
 
@@ -399,20 +408,30 @@ class SumOut(HouseRule):
             return [Action.out(seat)]
         return []
 
-    def refusal(self, game: Round, seat: int) -> str | None:
+    def refusal(self, game: Round, seat: int) -> Refusal | None:
         value = game.out_value
         if value is None or game.winner is not None:
-            return ("one may go out only right after a number card is played, until the next "
-                    "action (VARIANTS.md B9)")
+            return Refusal("one may go out only right after a number card is played, until "
+                           "the next action ({rule})", "VARIANTS.md B9")
         if seat == game.out_by:
-            return "the player of the number cannot go out on it (VARIANTS.md B9)"
+            return Refusal("the player of the number cannot go out on it ({rule})",
+                           "VARIANTS.md B9")
         hand = game.hands[seat]
         numbers = [game.kind(card).number for card in hand]
         if not hand or None in numbers or sum(numbers) != value:  # type: ignore[arg-type]
-            return (f"seat {seat}'s hand is not number cards adding up to {value} "
-                    "(VARIANTS.md B9)")
+            return Refusal("{seat[0]:'s} hand is not number cards adding up to {0} ({rule})",
+                           "VARIANTS.md B9", (seat,), (value,))
         return None
 
+
+#: Refusals that name no seat and need no word, made once.
+_ONE_CARD_JUMPS_IN = Refusal("a jump-in is one card ({rule})", "VARIANTS.md B3")
+_NUMBERS_JUMP_IN = Refusal("with jump_in = numbers only a number card may jump in ({rule})",
+                           "VARIANTS.md B2")
+_UNTIL_PLAYABLE_PLAYS = Refusal("with until_playable the playable card that arrived must be "
+                                "played ({rule})", "VARIANTS.md B5")
+_FORCED_PLAY_PLAYS = Refusal("with forced_play a playable card that just arrived must be "
+                             "played ({rule})", "VARIANTS.md E17")
 
 #: Every house rule the engine knows, in the order their hooks are called.
 HOUSE_RULES: tuple[type[HouseRule], ...] = (

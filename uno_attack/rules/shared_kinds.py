@@ -9,11 +9,15 @@ from uno_attack.rules.base import Kind
 
 def numbers(values: range) -> tuple[Kind, ...]:
     """Number cards, worth their face value; several may be played together."""
-    return tuple(Kind(str(n), str(n), str(n), n, number=n, multi="numbers") for n in values)
+    return tuple(Kind(str(n), str(n), str(n), n, sign=str(n), number=n, multi="numbers")
+                 for n in values)
 
 
-SKIP = Kind("S", "Skip", "Skip", 20, deflects=True, skips=True, multi="symbols",
+SKIP = Kind("S", "Skip", "Skip", 20, sign="⊘", effect="the next player loses the turn",
+            deflects=True, skips=True, multi="symbols",
             play=effects.skip, starter=effects.skip_starter, deflect=effects.deflect_skip)
-REVERSE = Kind("R", "Reverse", "Rev", 20, deflects=True, multi="symbols", play=effects.reverse,
-               starter=effects.reverse_starter, deflect=effects.deflect_reverse)
-WILD = Kind("W", "Wild", "Wild", 50, wild=True, multi="symbols")
+REVERSE = Kind("R", "Reverse", "Rev", 20, sign="⇄", effect="direction flips", deflects=True,
+               multi="symbols", play=effects.reverse, starter=effects.reverse_starter,
+               deflect=effects.deflect_reverse)
+WILD = Kind("W", "Wild", "Wild", 50, sign="W", effect="name the colour", wild=True,
+            multi="symbols")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from uno_attack.actions import Action
 from uno_attack.journal import SaveFailure
 from uno_attack.store import PlayerStats
 from uno_attack.tui.seen import Seen
@@ -76,7 +77,7 @@ class TableControl(Protocol):
         back through ``refused``."""
         ...
 
-    def check(self, text: str) -> str | None:
+    def check(self, action: Action) -> str | None:
         """Why the engine would refuse this action of the seat on the screen, if this end
         can tell before sending it (``None``: allowed, or only the host can say)."""
         ...

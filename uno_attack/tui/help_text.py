@@ -1,14 +1,15 @@
 """The help screen's text: the game in short, this table's options, and every key
 (RULES.md and VARIANTS.md are the full books).
 
-The cards' effects are told in prose for each rule set (the rule set's module is where they
-are made); the options come from their declared meanings, so the help never says more or
-less than the game in play does.
+The cards' names and effects are the rule set's (each kind declares its effect in a few
+words); the options come from their declared meanings, so the help never says more or less
+than the game in play does.
 """
 
 from __future__ import annotations
 
 from uno_attack.options import OPTION_SPECS, Options
+from uno_attack.rules import RuleSet, rule_set
 
 _GOAL = {
     "attack": """\
@@ -25,27 +26,10 @@ matches, or pass.
 """,
 }
 
-_CARDS = {
-    "attack": """\
-| card | effect |
-|---|---|
-| Skip (S) | the next player loses the turn |
-| Reverse (R) | direction flips |
-| Hit 2 (H) | the next player presses twice and loses the turn |
-| Discard All (D) | discard every card of its colour with it |
-| Trade Hands (T) | swap hands with a player you choose (not as your last card) |
-| Wild (W) | name the colour |
-| Wild All Hit (WA) | name the colour; everyone else presses once |
-| Wild Hit-Fire (WF) | name the colour; the next player presses until a card fires |
-""",
+#: What the help says of a rule set's cards beside their table.
+_CARD_NOTES = {
+    "attack": "",
     "classic": """\
-| card | effect |
-|---|---|
-| Skip (S) | the next player loses the turn |
-| Reverse (R) | direction flips (with two players: a Skip) |
-| Draw Two (+2) | the next player draws 2 and loses the turn |
-| Wild (W) | name the colour |
-| Wild Draw Four (W+4) | name the colour; the next player draws 4 and loses the turn |
 
 A Wild Draw Four is fair only while its player holds no card of the current colour: the
 player it is played on may **challenge** it (`x`) and sees the hand. A bluff draws 4 for its
@@ -97,5 +81,12 @@ def help_markdown(options: Options) -> str:
     uno = (f"**UNO:** when a play leaves you one card, call UNO (`u`, before or right after "
            f"the play). If you forget, anyone may catch you until the next player acts: "
            f"you {take} {options.uno_penalty}.\n")
-    return (f"# {title} — help\n\n{_GOAL[rules]}\n{_CARDS[rules]}\n{uno}\n{played}\n"
-            f"{_KEYS}")
+    cards = card_table(rule_set(rules)) + _CARD_NOTES[rules]
+    return f"# {title} — help\n\n{_GOAL[rules]}\n{cards}\n{uno}\n{played}\n{_KEYS}"
+
+
+def card_table(rules: RuleSet) -> str:
+    """The rule set's cards that do something, with their effects, as a Markdown table."""
+    rows = [f"| {kind.name} ({kind.symbol}) | {kind.effect} |"
+            for kind in rules.kinds.values() if kind.effect is not None]
+    return "| card | effect |\n|---|---|\n" + "\n".join(rows) + "\n"

@@ -16,15 +16,16 @@ from collections.abc import Callable
 
 from uno_attack import views
 from uno_attack.actions import Action
-from uno_attack.errors import ActRefused, InvalidActionError
+from uno_attack.errors import ActRefused
 from uno_attack.flow import FlowSettings, TableFlow
 from uno_attack.journal import SaveFailure
+from uno_attack.refusal import say
 from uno_attack.session import Session, resume_command
 from uno_attack.store import PlayerStats
 from uno_attack.store.background import Background, BackgroundJournal, write_in_background
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
-from uno_attack.wording import name_seats, wins
+from uno_attack.wording import wins
 
 
 def local_settings(session: Session) -> FlowSettings:
@@ -163,39 +164,33 @@ class LocalTable:
             prompt=prompt.to_json() if prompt is not None else None,
             levels=self.session.levels,
             note="⚠ not saved" if journal is not None and journal.failure else "",
-            watching="watching: every seat is a bot")
+            watching="watching: every seat is a bot",
+            actions=tuple(views.legal_actions(game, seat, facts)) if seat is not None else ())
 
     # -- acting -------------------------------------------------------------------------
     def act(self, text: str, seat: int | None = None) -> None:
         flow = self.flow
         seat = self.viewer if seat is None else seat
+        refusal: str | None = None
         if flow.problem is not None:
             refusal = flow.operator(text)  # the person here answers as the operator does
         elif seat is None:
             refusal = "nobody holds the keyboard yet"
         else:
-            refusal = self.check(text, seat)
-            if refusal is None:
-                try:
-                    flow.act(seat, text)
-                except ActRefused as exc:
-                    refusal = str(exc)
+            try:
+                flow.act(seat, text)
+            except ActRefused as exc:  # the engine's refusal reads as check() says it
+                names = flow.seat_names()
+                refusal = (exc.refusal.for_names(names) if exc.refusal is not None
+                           else say(exc.parts, names))
         if refusal is not None:
             for _, refused in list(self._listeners):
                 refused(refusal)
 
-    def check(self, text: str, seat: int | None = None) -> str | None:
+    def check(self, action: Action) -> str | None:
         """The engine's reason against this action now, in the players' names."""
-        seat = self.viewer if seat is None else seat
-        if seat is None:
-            return None
-        game = self.flow.game
-        try:
-            action = Action.parse_move(text, seat, rules=game.rules)
-        except InvalidActionError as exc:
-            return f"not understood: {text!r}: {exc}"
-        reason = game.illegal_reason(action)
-        return None if reason is None else name_seats(reason, self.flow.seat_names())
+        refusal = self.flow.game.refusal(action)
+        return None if refusal is None else refusal.for_names(self.flow.seat_names())
 
     def next_round(self) -> None:
         self.flow.next_round()

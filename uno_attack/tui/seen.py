@@ -16,11 +16,11 @@ from typing import Any
 
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import Card, Color
-from uno_attack.errors import UnoAttackError
 from uno_attack.options import Options
 from uno_attack.rules import RuleSet, rule_set
 from uno_attack.rules.base import Kind
 from uno_attack.store import Level
+from uno_attack.views import Hello, PromptJSON, Revealed, View
 
 Message = Mapping[str, Any]
 
@@ -50,19 +50,22 @@ class Seen:
     person at it); ``hidden`` that the hand must not show now (hot-seat: not their turn);
     ``handoff`` the person who must take the keyboard first; ``prompt`` a launcher
     problem this screen answers; ``note`` a line about the connection or the save.
+    ``actions`` are the view's ``legal`` as values, from the controller (the engine's
+    here; a host's, read where its view arrives), so no screen reads an action from text.
     """
 
-    hello: Message
-    view: Message
+    hello: Hello
+    view: View
     rules: Rules
     seat: int | None
     people: tuple[int, ...] = ()
     hidden: bool = False
     handoff: str | None = None
-    prompt: Message | None = None
+    prompt: PromptJSON | None = None
     levels: Mapping[str, Level] = field(default_factory=dict)
     note: str = ""
     watching: str = "watching: no hand"  # the hand's title without a seat to show
+    actions: tuple[Action, ...] = ()
 
     # -- the table ----------------------------------------------------------------------
     @property
@@ -129,19 +132,13 @@ class Seen:
 
     @cached_property
     def legal(self) -> tuple[Action, ...]:
-        """The seat's legal actions now, as values (a prompt's answers left out; while
-        the hand is hidden, only UNO calls and catches)."""
+        """The seat's legal actions now (while the hand is hidden, only UNO calls and
+        catches)."""
         if self.seat is None:
             return ()
-        out = []
-        for text in self.view.get("legal") or ():
-            try:
-                action = Action.parse_move(text, self.seat, rules=self.rules.rules)
-            except UnoAttackError:
-                continue  # ``retry``, ``fired N``: a launcher prompt's answers
-            if not self.hidden or action.verb in (Verb.UNO, Verb.CATCH):
-                out.append(action)
-        return tuple(out)
+        if not self.hidden:
+            return self.actions
+        return tuple(a for a in self.actions if a.verb in (Verb.UNO, Verb.CATCH))
 
     def listed(self, verb: Verb) -> list[Action]:
         return [a for a in self.legal if a.verb is verb]
@@ -161,7 +158,7 @@ class Seen:
         return [] if self.my_turn else self.listed(Verb.PLAY)
 
     @property
-    def revealed(self) -> Message | None:
+    def revealed(self) -> Revealed | None:
         """A challenged hand shown to this seat (the challenger), until the next action."""
         return self.view.get("revealed")
 

@@ -1,7 +1,7 @@
 // The table page: draws the host's `view` messages and sends the taps as `act`s.
 // No rule lives here: what may be played, pressed, called or caught is the view's `legal`.
 
-import { cardFace, describe } from "./cards.js";
+import { cardFace, describe, useKinds } from "./cards.js";
 import { Connection } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
@@ -342,6 +342,7 @@ const connection = new Connection(token, {
   message(msg) {
     if (msg.type === "hello") {
       state.hello = msg;
+      useKinds(msg.cards);
       document.title = msg.name ? `${msg.name} · UNO Attack` : "Watching · UNO Attack";
     } else if (msg.type === "view") {
       state.view = msg;

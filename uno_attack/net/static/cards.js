@@ -1,24 +1,26 @@
 // Card codes of RULES.md and VARIANTS.md as words and colours, for the eye and for a
-// screen reader. Presentation only: which card may be played comes from the view's `legal`.
+// screen reader. Presentation only: the names and signs of the table's cards come from
+// the host's hello (the rule set's), and which card may be played from the view's `legal`.
 
 const COLOURS = { R: "red", Y: "yellow", G: "green", B: "blue" };
-const SYMBOLS = {
-  S: "Skip", R: "Reverse", H: "Hit 2", D: "Discard All", T: "Trade Hands",
-  "+2": "Draw Two", W: "Wild", WA: "Wild All Hit", WF: "Wild Hit-Fire", "W+4": "Wild Draw Four",
-};
-const SHORT = { S: "⊘", R: "⇄", H: "+2", D: "✱", T: "⇆", "+2": "+2", WA: "All", WF: "Fire",
-  "W+4": "+4", W: "W" };
+let kinds = {};
+
+/** The table's card kinds by symbol ({name, short, sign, effect}), from the hello. */
+export function useKinds(cards) {
+  kinds = cards ?? {};
+}
 
 /** {colour, symbol, label, short} of a card code such as "R5", "YH" or "WA". */
 export function describe(code) {
   const colour = COLOURS[code[0]] && !code.startsWith("W") ? COLOURS[code[0]] : null;
   const symbol = colour ? code.slice(1) : code;
-  const name = SYMBOLS[symbol] ?? symbol;
+  const kind = kinds[symbol];
+  const name = kind?.name ?? symbol;
   return {
     colour,
     symbol,
     label: colour ? `${colour} ${name}` : name,
-    short: SHORT[symbol] ?? symbol,
+    short: kind?.sign || symbol,
   };
 }
 

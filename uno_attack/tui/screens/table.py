@@ -372,7 +372,7 @@ class TableScreen(Screen[str]):
         if not listed:
             probe = Action.play(seen.seat, cards, COLORS[0] if wild else None,
                                 others[0] if names_seat else None)
-            reason = self.table.check(probe.text(seat=False))
+            reason = self.table.check(probe)
             if reason is not None:
                 self._refused(reason)
                 return
