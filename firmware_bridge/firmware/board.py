@@ -110,8 +110,9 @@ class Firmware:
     def poll(self):
         """Read the link, sample the inputs, run the job and the safety checks."""
         data = self.hal.read()
-        if data:
+        while data:
             self.feed(data)
+            data = self.hal.read()
         now = self.hal.ticks_ms()
         self._sample_button(now)
         self._sample_beam(now)
