@@ -19,8 +19,8 @@ returns. So ``WDT.feed()`` halts it between two passes, raising :class:`_Halt` o
 their levels (``pico.serve`` turns the motor off on its way out), so the firmware may be
 halted in the middle of an eject. It is halted whenever half the heap it was given is
 taken, so the heap does not grow (unless one pass takes the other half), as a Pico's
-cannot; and when the emulator asks, at a pass
-with no job running, to read ``gc.mem_alloc()``/``gc.mem_free()`` after the collection.
+cannot; and when the emulator asks, at a pass with no job running, to read
+``gc.mem_alloc()``/``gc.mem_free()`` after the collection.
 A heap left to grow was no measure: the port adds the new parts at addresses (past 2 MB)
 that the last three characters of a string and its NUL spell, and the collector, which
 takes any word for a pointer, then kept dead objects there for good, a few at a time.
