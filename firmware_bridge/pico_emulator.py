@@ -20,8 +20,10 @@ drives, and files it writes land in the flash folder.
 
 The WebAssembly port grows its heap instead of collecting while Python code runs (it can
 only collect when the code returns to JavaScript, which a firmware's main loop never
-does): ``heap_kb`` is the heap it starts with, not a limit. :meth:`PicoBoard.heap_after_collect`
-halts the idle firmware to collect and read it, as a debugger would.
+does), so the Pico halts its firmware between two passes to collect whenever half of
+``heap_kb`` is taken (``micropython/rp2.py``): the heap stays ``heap_kb`` as long as no
+pass takes more than the other half. :meth:`PicoBoard.heap_after_collect` halts the idle
+firmware to collect and read it, as a debugger would.
 """
 
 from __future__ import annotations

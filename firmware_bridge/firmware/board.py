@@ -83,10 +83,13 @@ class Firmware:
         self.boot = hal.boot_id()
         self.session = None       # unnamed until a HELLO
         self.epoch = 0
-        self.memory = []          # [[rid, stored DONE payload or None], ...] oldest first
+        # [[rid, count, status], ...] oldest first, status None until its DONE: ints and
+        # the dispenser's own status words, not the line, whose size would sway with ids
+        self.memory = []
         self.job = None
         self.presses = 0
-        self.rx = bytearray()
+        self.rx = bytearray(MAX_LINE + 1)   # the line coming in, made once …
+        self.rx_len = 0                     # … this much of it so far
         self.rx_overflow = False
         now = hal.ticks_ms()
         self.button = False
@@ -110,8 +113,9 @@ class Firmware:
     def poll(self):
         """Read the link, sample the inputs, run the job and the safety checks."""
         data = self.hal.read()
-        if data:
+        while data:
             self.feed(data)
+            data = self.hal.read()
         now = self.hal.ticks_ms()
         self._sample_button(now)
         self._sample_beam(now)
@@ -176,18 +180,18 @@ class Firmware:
         """Take received bytes; handle each complete line."""
         for byte in data:
             if byte == 10:  # \n
-                line = bytes(self.rx)
-                overflow = self.rx_overflow
-                self.rx = bytearray()
+                n, overflow = self.rx_len, self.rx_overflow
+                self.rx_len = 0
                 self.rx_overflow = False
                 if overflow:
                     self.send(ERR, None, "crc")
                 else:
-                    self.handle_line(line)
-            elif len(self.rx) >= MAX_LINE + 1:
+                    self.handle_line(bytes(self.rx[:n]))
+            elif self.rx_len > MAX_LINE:
                 self.rx_overflow = True
             else:
-                self.rx.append(byte)
+                self.rx[self.rx_len] = byte
+                self.rx_len += 1
 
     def handle_line(self, line):
         try:
@@ -270,17 +274,17 @@ class Firmware:
         """Answer a remembered id with one line, moving nothing; True if it was one."""
         for entry in self.memory:
             if entry[0] == rid:
-                if entry[1] is not None:
-                    self.hal.write(ulp.frame(entry[1]))  # the stored DONE
+                if entry[2] is not None:
+                    self.send(DONE, rid, entry[1], entry[2])  # the remembered DONE
                 else:
                     self.send(OK, rid)
                 return True
         return False
 
     def _start(self, verb, rid, want, max_ms, duty):
-        self.memory.append([rid, None])
-        if len(self.memory) > MEMORY:
+        if len(self.memory) >= MEMORY:   # room first: a ninth entry would double the list
             self.memory.pop(0)
+        self.memory.append([rid, None, None])
         now = self.hal.ticks_ms()
         hopper = want is not None and bool(self.hal.hopper_empty())
         self.job = Job(verb, rid, self.epoch, self.settings, want, max_ms, now, duty,
@@ -300,13 +304,12 @@ class Firmware:
             self._finish(job)
 
     def _finish(self, job):
-        line = DONE.build(job.rid, job.count, job.status)
         if job.epoch == self.epoch:
             for entry in self.memory:
                 if entry[0] == job.rid:
-                    entry[1] = line
+                    entry[1], entry[2] = job.count, job.status
         self.job = None
-        self.hal.write(ulp.frame(line))
+        self.send(DONE, job.rid, job.count, job.status)
 
     def _motor(self, duty):
         """Drive the motor at ``duty`` (−1…1); the LED is lit while it runs."""

@@ -52,6 +52,7 @@ class Firmware:
     job: Job | None
     presses: int
     rx: bytearray
+    rx_len: int
     rx_overflow: bool
     button: bool
     leaving: bool

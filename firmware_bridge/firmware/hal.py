@@ -40,7 +40,8 @@ class Hal:
         return None
 
     def read(self):
-        """The bytes received since the last call (``b""`` when none): never blocks."""
+        """The bytes received since the last call, or the first of them (a board may hand
+        them over in parts; ``b""`` when none): never blocks. Valid until the next call."""
         raise NotImplementedError
 
     def write(self, data):

@@ -35,6 +35,7 @@ SETTINGS = dispenser.Settings()
 PWM_HZ = 20000
 REPL_FLAG = "repl.flag"   # written by a REPL request, removed by the restart it makes
 WATCHDOG_MS = 1000
+READ_BYTES = 256   # the RP2040 port's USB receive buffer: what one read may find waiting
 
 
 class PicoHal(Hal):
@@ -58,6 +59,8 @@ class PicoHal(Hal):
         self.stdout = sys.stdout.buffer
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
+        self.rx = bytearray(READ_BYTES)
+        self.rx_view = memoryview(self.rx)
 
     def ticks_ms(self):
         return time.ticks_ms()
@@ -89,10 +92,14 @@ class PicoHal(Hal):
         return None if self.hopper is None else self.hopper.value() == 0
 
     def read(self):
-        data = b""
-        while self.poller.poll(0):
-            data += self.stdin.read(1)
-        return data
+        """At most ``READ_BYTES`` of what waits, in a buffer made once: adding byte to
+        bytes made a new object per byte, some 32 KB of garbage for a full USB buffer."""
+        buffer = self.rx
+        n = 0
+        while n < READ_BYTES and self.poller.poll(0):
+            buffer[n] = self.stdin.read(1)[0]
+            n += 1
+        return self.rx_view[:n]
 
     def write(self, data):
         self.stdout.write(data)

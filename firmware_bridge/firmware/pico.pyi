@@ -9,6 +9,7 @@ PINS: dict[str, int | None]
 SETTINGS: Settings
 PWM_HZ: int
 WATCHDOG_MS: int
+READ_BYTES: int
 
 class PicoHal(Hal):
     def __init__(self, pins: dict[str, int | None] = ...) -> None: ...

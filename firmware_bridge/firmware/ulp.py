@@ -54,30 +54,35 @@ def crc16(data, crc=0xFFFF):
     return crc
 
 
-def framable(payload):
-    """What a receiver keeps: printable ASCII without ``*``, at most 72, no two spaces.
+def framable(data):
+    """What a receiver keeps of a payload's bytes: printable ASCII without ``*``, at most
+    72, no two spaces.
 
     Exactly the framing rules of PROTOCOL.md; anything else wrong with a payload (a
     leading or trailing space, no words at all) is a matter of its verb and arguments.
+    Bytes, never characters: MicroPython interns every one-character string it makes
+    (iterating or indexing a str makes them) and never frees one, so checking a garbled
+    line character by character would take a little of the heap, for good, for each new
+    printable character the noise brings.
     """
-    if len(payload) > MAX_PAYLOAD or "  " in payload:
+    if len(data) > MAX_PAYLOAD or b"  " in data:
         return False
-    for ch in payload:
-        if ch < " " or ch > "~" or ch == "*":
+    for byte in data:
+        if byte < 0x20 or byte > 0x7E or byte == 0x2A:
             return False
     return True
 
 
-def valid_payload(payload):
-    """What a sender writes: a framable payload of words separated by single spaces."""
-    return bool(payload) and payload[0] != " " and payload[-1] != " " and framable(payload)
+def valid_payload(data):
+    """What a sender writes: a framable payload (bytes) of words separated by single spaces."""
+    return bool(data) and data[0] != 0x20 and data[-1] != 0x20 and framable(data)
 
 
 def frame(payload):
     """The bytes of one line: ``PAYLOAD*CCCC\\n``."""
-    if not valid_payload(payload):
-        raise ProtocolError("args", "not a valid ULP/1 payload: %r" % payload)
     data = payload.encode()
+    if not valid_payload(data):
+        raise ProtocolError("args", "not a valid ULP/1 payload: %r" % payload)
     return data + ("*%04X\n" % crc16(data)).encode()
 
 
@@ -96,32 +101,19 @@ def unframe(line):
     if len(line) > MAX_PAYLOAD + 5 or len(line) < 5 or line[-5:-4] != b"*":
         raise ProtocolError("crc", "no *CCCC at the end of the line")
     body = line[:-5]
-    # Bytes first, never the characters of a garbled line: MicroPython interns every
-    # one-character string it makes (iterating a str makes them), and never frees them, so
-    # each new character noise brings would take the heap for good.
-    for byte in body:
-        if byte < 0x20 or byte > 0x7E or byte == 0x2A:
-            raise ProtocolError("crc", "bad bytes in the line")
-    for byte in line[-4:]:
-        if not (0x30 <= byte <= 0x39 or 0x41 <= byte <= 0x46 or 0x61 <= byte <= 0x66):
-            raise ProtocolError("crc", "bad bytes in the line")
-    try:
-        payload = body.decode()
-        check = int(line[-4:].decode(), 16)
-    except (UnicodeError, ValueError):
-        raise ProtocolError("crc", "bad bytes in the line") from None
-    if not _is_hex(line[-4:].decode()) or not framable(payload):
+    if not framable(body) or not _is_hex(line[-4:]):   # bytes only: see framable
         raise ProtocolError("crc", "bad bytes in the line")
-    if crc16(body) != check:
+    if crc16(body) != int(line[-4:].decode(), 16):
         raise ProtocolError("crc", "CRC mismatch")
-    return payload
+    return body.decode()
 
 
-def _is_hex(text):
-    if not text:
+def _is_hex(data):
+    """True if ``data`` (bytes) is hex digits, at least one."""
+    if not data:
         return False
-    for ch in text:
-        if ch not in "0123456789abcdefABCDEF":
+    for byte in data:
+        if not (0x30 <= byte <= 0x39 or 0x41 <= byte <= 0x46 or 0x61 <= byte <= 0x66):
             return False
     return True
 
@@ -134,7 +126,7 @@ def _is_int(text):
 
 def parse_id(word):
     """A request id as an int, or ``None`` when the word is not one (1–65535, no 0 first)."""
-    if not word.isdigit() or word[0] == "0" or len(word) > 5:
+    if not word.isdigit() or word.startswith("0") or len(word) > 5:
         return None
     value = int(word)
     return value if value <= MAX_ID else None
@@ -256,7 +248,7 @@ class Format:
                 raise ProtocolError("args", "missing %s= in %r" % (key, payload), rid)
             text = fields[key]
             if key in HEX_KEYS:
-                if not _is_hex(text) or len(text) != HEX_DIGITS:
+                if not _is_hex(text.encode()) or len(text) != HEX_DIGITS:
                     raise ProtocolError("args", "bad %s=%s" % (key, text), rid)
                 fields[key] = text.upper()
                 continue

@@ -87,8 +87,9 @@ function take(tick) {
   for (const c of Buffer.from(tick.rx, "latin1")) rx.push(c);
 }
 
-let halted = false;   // the firmware was halted between two passes (rp2.py: _Halt) …
-let heapRead = null;  // … and its heap read after a collection, for the next answer
+let halted = false;    // the firmware was halted between two passes (rp2.py: _Halt) …
+let readHeap = false;  // … for the emulator to read its heap, not only to collect …
+let heapRead = null;   // … and that heap read after the collection, for the next answer
 
 function answer(extra) {
   flushSerial();
@@ -158,11 +159,13 @@ mp.registerJsModule("_wire", {
   write_pwm: (gp, duty) => { flushSerial(); out.push(["w", gp, duty]); },
   rx_ready: () => rx.length > 0,
   limit_ms: () => limitMs,
+  heap_size: () => heap,
   sync: (probe) => {   // true: halt the firmware here (the emulator reads its heap)
     answer({ probe: JSON.parse(probe), mode: "run" });
     const tick = JSON.parse(readLine());
     take(tick);
-    return Boolean(tick.halt);
+    readHeap = Boolean(tick.halt);
+    return readHeap;
   },
   halted: () => { halted = true; },
   heap: (alloc, free) => { heapRead = [alloc, free]; },
@@ -188,12 +191,12 @@ del sys.modules["rp2"]
 rp2.boot()
 `);
 // A halt: back in JavaScript, where this port collects. gc.collect() asks for a
-// collection, made as the call returns here; then the heap is read, and the firmware's
-// main loop runs on.
+// collection, made as the call returns here; then the heap is read if the emulator asked,
+// and the firmware's main loop runs on.
 while (halted) {
   halted = false;
   mp.runPython("import gc\ngc.collect()");
-  mp.runPython("import gc, _wire\n_wire.heap(gc.mem_alloc(), gc.mem_free())");
+  if (readHeap) mp.runPython("import gc, _wire\n_wire.heap(gc.mem_alloc(), gc.mem_free())");
   mp.runPython("rp2.resume()");
 }
 

@@ -10,15 +10,24 @@ sync: the firmware's main loop feeds the watchdog once per pass, as on a Pico.
 The probe (:func:`probe`) reads the running firmware's state for the emulator's books, as
 a debugger would over SWD; it never changes what the firmware does.
 
-The heap, as a debugger halting the core would read it: this port collects garbage only
-when Python returns to JavaScript (its heap grows meanwhile), and the firmware's main
-loop never returns. So when the emulator asks, between two passes of an idle firmware,
-``WDT.feed()`` raises :class:`_Halt` out of ``main.py``; the harness collects and reads
-``gc.mem_alloc()``/``gc.mem_free()``, and :func:`resume` runs the firmware's own main
-loop (``pico.serve``) again on the same ``Firmware``, every byte of its state kept.
+The heap: this port collects garbage only when Python returns to JavaScript (an
+allocation that finds no room grows the heap instead), and the firmware's main loop never
+returns. So ``WDT.feed()`` halts it between two passes, raising :class:`_Halt` out of
+``main.py``, as a debugger halting the core would: the harness collects, and
+:func:`resume` runs the firmware's own main loop (``pico.serve``) again on the same
+``Firmware``, every byte of its state kept. While a halt unwinds ``main.py`` the pins keep
+their levels (``pico.serve`` turns the motor off on its way out), so the firmware may be
+halted in the middle of an eject. It is halted whenever half the heap it was given is
+taken, so the heap does not grow (unless one pass takes the other half), as a Pico's
+cannot; and when the emulator asks, at a pass with no job running, to read
+``gc.mem_alloc()``/``gc.mem_free()`` after the collection.
+A heap left to grow was no measure: the port adds the new parts at addresses (past 2 MB)
+that the last three characters of a string and its NUL spell, and the collector, which
+takes any word for a pointer, then kept dead objects there for good, a few at a time.
 """
 
 import builtins
+import gc
 import io
 import json
 import sys
@@ -33,8 +42,10 @@ class _Module:
     """A stand-in for a built-in module (MicroPython has no ``types.ModuleType``)."""
 
 
+_HEAP = _wire.heap_size()   # the heap the board was given (--heap), in bytes
 _firmware = []   # the Firmware of this power-up, once main.py made it
 _dog = []        # its watchdog
+_frozen = [False]   # True while a halt unwinds main.py: the pins keep their levels
 
 
 class _Halt(BaseException):
@@ -80,7 +91,8 @@ class Pin:
     def value(self, v=None):
         if v is None:
             return _wire.pin(self.id)
-        _wire.write_pin(self.id, 1 if v else 0)
+        if not _frozen[0]:
+            _wire.write_pin(self.id, 1 if v else 0)
 
     def on(self):
         self.value(1)
@@ -102,7 +114,8 @@ class PWM:
         self._freq = hz
 
     def duty_u16(self, duty):
-        _wire.write_pwm(self.pin.id, duty)
+        if not _frozen[0]:
+            _wire.write_pwm(self.pin.id, duty)
 
     def deinit(self):
         _wire.write_pwm(self.pin.id, 0)
@@ -114,7 +127,8 @@ class WDT:
         _dog[:] = [self]
 
     def feed(self):
-        if _wire.sync(json.dumps(probe())):
+        if _wire.sync(json.dumps(probe())) or gc.mem_alloc() > _HEAP // 2:
+            _frozen[0] = True
             raise _Halt()
 
 
@@ -233,6 +247,7 @@ def resume():
     """After a halt: the firmware's own main loop again, on the same firmware."""
     from firmware import pico
     firmware = _firmware[0]
+    _frozen[0] = False
     _main(lambda: pico.serve(firmware.hal, firmware, _dog[0]))
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from firmware_bridge import image
 from firmware_bridge.pico_emulator import PicoBoard
+from sim_launcher.physical import DispenserParams
 
 from .conftest import Terminal, wait_for
 from .test_conformance import Wire
@@ -261,3 +262,27 @@ def test_noise_takes_no_heap_for_good(tmp_path: Path) -> None:
         finally:
             term.close()
     assert after - before < 256, (before, after)
+
+
+def test_the_firmware_state_takes_the_same_heap_whatever_it_holds(tmp_path: Path) -> None:
+    """The 8 ejects the firmware remembers and the line coming in take as much heap with
+    5-digit ids and a long part line as with 1-digit ids and none: a state that swayed
+    with what it holds would hide a leak of a few bytes (the soak asserts none, to the
+    byte)."""
+    params = DispenserParams(hopper=200)
+    with PicoBoard(link=tmp_path / "pico", time_scale=20.0, heap_kb=128,
+                   params=params) as board:
+        term = Terminal(board.port)
+        try:
+            term.send("HELLO 1 session=0000CAFE")
+            term.expect("HELLO")
+            live = []
+            for first, coming in ((1, b""), (60001, b"PING 9 " + b"x" * 60)):
+                for rid in range(first, first + 8):
+                    term.send(f"EJECT {rid} 10 4000")
+                    assert term.expect("DONE", timeout=10).fields["status"] == "ok"
+                term.send_raw(coming)   # no end of line yet: the firmware holds it
+                live.append(board.heap_after_collect()[0])
+        finally:
+            term.close()
+    assert live[1] == live[0], live
