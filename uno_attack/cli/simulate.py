@@ -8,6 +8,7 @@ could be forked beside.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -50,12 +51,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=whole_number, default=1, help="a whole number (default 1)")
     parser.add_argument("--policy", default="attack", help="ejection policy (default attack)")
     rule_options.add_arguments(parser)
-    parser.add_argument("--smart-playouts", type=whole_number, default=None, metavar="N",
-                        help="playouts per decision of the smart bots (default "
-                             f"{playouts_by_rule_set()})")
-    parser.add_argument("--smart-ms", type=milliseconds, default=DEFAULT_BUDGET_MS,
-                        metavar="MS", help="the smart bots' time cap per decision in "
-                                           f"milliseconds (default {DEFAULT_BUDGET_MS:g})")
+    add_smart_budget(parser)
     parser.add_argument("--workers", default="1", metavar="N",
                         help="worker processes to spread the rounds over (default 1)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -69,8 +65,7 @@ def main(argv: list[str]) -> int:
         parser.error(f"--players {players}: must be 2 to 10")
     if args.games < 1:
         parser.error(f"--games {args.games}: must be at least 1")
-    if args.smart_playouts is not None and args.smart_playouts < 1:
-        parser.error(f"--smart-playouts {args.smart_playouts}: must be at least 1")
+    check_smart_budget(parser, args)
     workers = worker_count(args.workers)
     line_up(args.bots, players)  # an unknown kind is refused before anything is played
     options = rule_options.options_from(args)
@@ -93,8 +88,22 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def playouts_by_rule_set() -> str:
-    """The smart bots' default playouts, for a command's help."""
+def add_smart_budget(parser: ArgumentParser) -> None:
+    """``--smart-playouts`` and ``--smart-ms``: the smart bots' search budget."""
+    parser.add_argument("--smart-playouts", type=whole_number, default=None, metavar="N",
+                        help="playouts per decision of the smart bots (default "
+                             f"{_playouts_by_rule_set()})")
+    parser.add_argument("--smart-ms", type=milliseconds, default=DEFAULT_BUDGET_MS,
+                        metavar="MS", help="the smart bots' time cap per decision in "
+                                           f"milliseconds (default {DEFAULT_BUDGET_MS:g})")
+
+
+def check_smart_budget(parser: ArgumentParser, args: argparse.Namespace) -> None:
+    if args.smart_playouts is not None and args.smart_playouts < 1:
+        parser.error(f"--smart-playouts {args.smart_playouts}: must be at least 1")
+
+
+def _playouts_by_rule_set() -> str:
     return ", ".join(f"{DEFAULT_PLAYOUTS[rules.unit]} in {rules.title}"
                      for rules in RULE_SETS.values())
 

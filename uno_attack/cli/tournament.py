@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from uno_attack.bots import BOT_KINDS, DEFAULT_BUDGET_MS
+from uno_attack.bots import BOT_KINDS
 from uno_attack.cli import rule_options
-from uno_attack.cli.args import ArgumentParser, milliseconds, whole_number, worker_count
-from uno_attack.cli.simulate import playouts_by_rule_set
+from uno_attack.cli.args import ArgumentParser, whole_number, worker_count
+from uno_attack.cli.simulate import add_smart_budget, check_smart_budget
 from uno_attack.errors import UnoAttackError
 from uno_attack.simulate import check_run
 from uno_attack.tournament import MatchUp, play_tournament
@@ -31,12 +31,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=whole_number, default=1, help="a whole number (default 1)")
     parser.add_argument("--policy", default="attack", help="ejection policy (default attack)")
     rule_options.add_arguments(parser)
-    parser.add_argument("--smart-playouts", type=whole_number, default=None, metavar="N",
-                        help="playouts per decision of the smart bots (default "
-                             f"{playouts_by_rule_set()})")
-    parser.add_argument("--smart-ms", type=milliseconds, default=DEFAULT_BUDGET_MS,
-                        metavar="MS", help="the smart bots' time cap per decision in "
-                                           f"milliseconds (default {DEFAULT_BUDGET_MS:g})")
+    add_smart_budget(parser)
     parser.add_argument("--workers", default="1", metavar="N",
                         help="worker processes to spread each match-up's rounds over "
                              "(default 1)")
@@ -46,8 +41,7 @@ def main(argv: list[str]) -> int:
     sizes = _table_sizes(args.players)
     if args.games < 1:
         parser.error(f"--games {args.games}: must be at least 1")
-    if args.smart_playouts is not None and args.smart_playouts < 1:
-        parser.error(f"--smart-playouts {args.smart_playouts}: must be at least 1")
+    check_smart_budget(parser, args)
     workers = worker_count(args.workers)
     options = rule_options.options_from(args)
     for players in sizes:  # refused before anything is played: hands too big, a bad seat
