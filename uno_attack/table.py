@@ -176,6 +176,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.names = tuple(p.name for p in self.players)
+        self._shuffle = self.reload_rng.shuffle  # a press's or draw's reload, made once
         self.turns = Turns(self.game, asks=self.asks)
         self.turns.acted()  # a deal may open a chance (a starter to jump in on)
         self._save()
@@ -267,12 +268,12 @@ class Table:
             elif isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
                                                  f"not {fired!r}")
-            applied = game.push(action, fired=fired, shuffle=self.reload_rng.shuffle)
+            applied = game.push(action, fired=fired, shuffle=self._shuffle)
             self.takes += 1
         elif verb is _DRAW:
             if press is None and eject and self.ejects_draws:
                 press = self.eject_draw()
-            applied = game.push(action, shuffle=self.reload_rng.shuffle)
+            applied = game.push(action, shuffle=self._shuffle)
             self.takes += 1
         else:
             applied = game.push(action)  # checked above

@@ -50,12 +50,15 @@ class Turns:
     chance go.
     """
 
-    __slots__ = ("_asking", "_asks", "game")
+    __slots__ = ("_asking", "_asks", "game", "reacting")
 
     def __init__(self, game: Round, *, asks: Callable[[int], bool] | None = None) -> None:
         self.game = game
         self._asks = asks
         self._asking: list[int] = []  # the seats still to be asked, first first
+        #: Whether a seat is being asked out of its turn (read at every action of
+        #: self-play, so a plain attribute).
+        self.reacting = False
 
     @property
     def decision(self) -> Decision | None:
@@ -70,22 +73,20 @@ class Turns:
         """The seats still to be asked out of turn, the one asked now first."""
         return tuple(self._asking)
 
-    @property
-    def reacting(self) -> bool:
-        """Whether a seat is being asked out of its turn."""
-        return bool(self._asking)
-
     def acted(self) -> None:
         """After an action: the seats to ask out of turn about what it left."""
         game = self.game
         if not game.reactions_open():  # the common case, at once
-            self._asking = []
+            if self.reacting:
+                self._asking, self.reacting = [], False
             return
         asks = self._asks
         order = reaction_order(game)
         self._asking = order if asks is None else [seat for seat in order if asks(seat)]
+        self.reacting = bool(self._asking)
 
     def declined(self) -> None:
         """The seat asked lets its chance go: the next one is asked."""
         assert self._asking, "no seat is being asked out of turn"
         del self._asking[0]
+        self.reacting = bool(self._asking)
