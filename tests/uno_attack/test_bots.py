@@ -76,6 +76,9 @@ def tables(draw: st.DrawFn) -> tuple[int, int, Options]:
 @given(tables())
 # The smart bot's belief once guessed a card drawn until playable that was not playable.
 @example((2, 1, Options(rules="classic", until_playable=True, first_dealer="random")))
+# The rule bot, pressing on until a card fits, once picked a false catch among the moves.
+@example((4, 0, Options(rules="classic", hand_size=1, until_playable=True,
+                        first_dealer="random")))
 def test_bots_choose_only_legal_actions(setup: tuple[int, int, Options]) -> None:
     """Seats take the kinds in turn; every choice and every reaction must be legal (the
     engine says why not), and false calls are never made (VARIANTS.md B8)."""

@@ -10,12 +10,12 @@ rules, as that file has them in RLCard 1.2.0:
 - otherwise it plays one of its playable cards other than wilds, uniformly at random; if
   only wilds can be played, one of them with a colour at random.
 
-Our rules ask two things RLCard's game does not, and the port does them as its game does
-by itself: a card drawn (or fired) that can be played goes down at once, else the turn
-passes; and the last but one card goes down with an UNO call (RLCard has no UNO call to
-forget). It never acts out of turn. Under UNO Attack it presses where RLCard draws, and a
-wild that hits (Wild All Hit, Wild Hit-Fire) is one of its wilds. Its dice are read by step
-and seat, as every bot's are (:mod:`.dice`).
+Our rules ask two things RLCard's game does not, and the port does them as its game does by
+itself: a card drawn (or fired) that can be played goes down at once, else the turn passes;
+and the last but one card goes down with an UNO call (RLCard has no UNO call to forget). It
+never acts out of turn, catches or challenges (RLCard's game has neither). Under UNO Attack
+it presses where RLCard draws, and a wild that hits (Wild All Hit, Wild Hit-Fire) is one of
+its wilds. Its dice are read by step and seat, as every bot's are (:mod:`.dice`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ from uno_attack.actions import Action, Verb
 from uno_attack.bots.dice import Dice
 from uno_attack.cards import Color
 from uno_attack.engine import Phase, Round
+
+#: What RLCard's game has no room for: calls, catches and challenges.
+_CALLS = frozenset({Verb.UNO, Verb.CATCH, Verb.CHALLENGE})
 
 
 class RuleBot:
@@ -40,16 +43,15 @@ class RuleBot:
 
     def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
         pick = self.dice.at(game.steps, seat)
+        if game.phase is not Phase.PLAY and game.phase is not Phase.AFTER:
+            # a wild starter's colour, or taking on until a card fits: never a call
+            moves = [a for a in legal if a.verb not in _CALLS]
+            return moves[int(pick * len(moves))]
         plays = [a for a in legal if a.verb is Verb.PLAY and len(a.cards) == 1]
-        if game.phase is Phase.AFTER:  # it took a card: the one that arrived goes down if it may
-            arrived = game.hands[seat][-1]
-            fits = [a for a in plays if a.cards[0] is arrived]
-            if fits:
-                return self._with_call(game, fits[int(pick * len(fits))])
-            return next(a for a in legal if a.verb is Verb.PASS)
-        if game.phase is not Phase.PLAY:  # a wild starter's colour, or a seat to name
-            return legal[int(pick * len(legal))]
-        if not plays:
+        if not plays:  # after a take, the engine lists only the cards that arrived
+            passes = [a for a in legal if a.verb is Verb.PASS]
+            if game.phase is Phase.AFTER and passes:
+                return passes[0]
             return next(a for a in legal if a.verb is game.take_verb)
         draw_fours = [a for a in plays if _is_draw_four(game, a)]
         if draw_fours:
