@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 
+_AHEAD = 64  # numbers drawn past the one asked for, so most asks only read the list
+
 
 class Dice:
     """Numbers in [0, 1) by (step, seat), from one seed."""
@@ -28,11 +30,8 @@ class Dice:
         stream = self._streams.get(seat)
         if stream is None:
             stream = self._streams[seat] = (random.Random(f"{self._seed}:{seat}"), [])
-        rng, drawn = stream
-        while len(drawn) <= step:
-            drawn.append(rng.random())
+        drawn = stream[1]
+        if len(drawn) <= step:  # drawn ahead, a block at a time: the same numbers
+            random_ = stream[0].random
+            drawn += [random_() for _ in range(step + _AHEAD - len(drawn))]
         return drawn[step]
-
-    def pick(self, step: int, seat: int, n: int) -> int:
-        """An index ``0 … n-1``, uniformly, for ``seat``'s decision at ``step``."""
-        return int(self.at(step, seat) * n)

@@ -20,7 +20,7 @@ class RandomBot:
         self.dice = Dice(seed)
 
     def choose(self, game: Round, seat: int, legal: Sequence[Action]) -> Action:
-        return legal[self.dice.pick(game.steps, seat, len(legal))]
+        return legal[int(self.dice.at(game.steps, seat) * len(legal))]
 
     def react(self, game: Round, seat: int) -> Action | None:
         return None
