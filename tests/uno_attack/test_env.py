@@ -345,6 +345,23 @@ class TestSingleAgent:
             results.append(reward)
         assert results.count(-1.0) > results.count(1.0)  # basic bots beat random moves
 
+    def test_a_bot_that_lets_a_chance_go_leaves_the_next_reaction_to_the_agent(self) -> None:
+        """Jump-ins under "any": the seats asked out of turn are bots and the agent in
+        turns; a bot's step makes its own decision only, never the agent's."""
+        game_env = SingleAgentEnv(players=3, seat=0, opponents=["basic", "random"],
+                                  options={"jump_in": "any"})
+        rng = random.Random(5)
+        agent_reactions = 0
+        for episode in range(30):
+            _, info = game_env.reset(seed=episode)
+            done = False
+            while not done:
+                agent_reactions += game_env.seats.reacting
+                _, _, terminated, truncated, info = game_env.step(
+                    masked_random(info["action_mask"], rng))
+                done = terminated or truncated
+        assert agent_reactions > 0  # the agent was asked out of turn, after bots
+
     def test_an_illegal_action_ends_the_episode_and_says_why(self) -> None:
         game_env = SingleAgentEnv()
         _, info = game_env.reset(seed=0)

@@ -213,10 +213,16 @@ class AgentTable:
             "a reaction step offers only out-of-turn actions" if self.reacting else "not legal")
 
     def bot_step(self) -> None:
-        """The decider is a bot: its move, or its reaction (else it waits)."""
-        assert self.decider is not None, "the round is over"
-        self.table.step()
-        self._mask = None
+        """The decider is a bot: its move, or its reaction (else it waits). Only its own:
+        the next decider may be an agent."""
+        seat, game = self.decider, self.game
+        assert seat is not None, "the round is over"
+        player = self.table.players[seat]
+        if self.reacting:
+            action = player.react(game, seat)
+            self.perform(action if action is not None and game.is_legal(action) else None)
+        else:
+            self.perform(player.choose(game, seat, game.legal_actions()))
 
     def perform(self, action: Action | None) -> TableEvent | None:
         """Make the decider's action (``None``: wait) and see who decides next."""
