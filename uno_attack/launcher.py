@@ -177,7 +177,6 @@ class Launcher(ABC):
         ``n`` times). A launcher that remembers nothing takes any state; one that does
         raises :class:`LauncherError` naming the key and value it cannot take."""
 
-    # -- the lean path of self-play -----------------------------------------------
     # -- shared behaviour ---------------------------------------------------------
     def close(self) -> None:
         if not self._closed:

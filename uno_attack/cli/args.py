@@ -15,7 +15,6 @@ from typing import NoReturn
 
 from uno_attack.errors import UnoAttackError
 from uno_attack.saved_game import name_problem
-from uno_attack.simulate import MAX_WORKERS
 
 MAX_SECONDS = 60.0
 #: The longest wait a table's timer takes (a day): long enough for any table, and finite.
@@ -40,14 +39,6 @@ def whole_number(text: str) -> int:
     digits = text.removeprefix("-")
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number such as 4")
-    return int(text)
-
-
-def worker_count(text: str) -> int:
-    """``--workers``: worker processes, 1 to :data:`MAX_WORKERS`."""
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_WORKERS:
-        raise UnoAttackError(f"--workers {text}: must be a whole number from 1 to "
-                             f"{MAX_WORKERS}")
     return int(text)
 
 

@@ -23,13 +23,12 @@ from uno_attack.cli.args import (
     UsageError,
     milliseconds,
     whole_number,
-    worker_count,
 )
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_folder
 from uno_attack.penalties import Unit
 from uno_attack.rules import RULE_SETS, rule_set
-from uno_attack.simulate import SimulationStats, check_run, line_up, simulate
+from uno_attack.simulate import MAX_WORKERS, SimulationStats, check_run, line_up, simulate
 
 
 def main(argv: list[str]) -> int:
@@ -116,6 +115,14 @@ def _check_no_earlier_rounds(folder: Path) -> None:
         raise UnoAttackError(f"--save {folder}: holds {len(earlier)} round"
                              f"{'s' if len(earlier) != 1 else ''} of an earlier run "
                              f"({earlier[0]} …); give an empty folder, or remove them first")
+
+
+def worker_count(text: str) -> int:
+    """``--workers``: worker processes, 1 to :data:`MAX_WORKERS`."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_WORKERS:
+        raise UnoAttackError(f"--workers {text}: must be a whole number from 1 to "
+                             f"{MAX_WORKERS}")
+    return int(text)
 
 
 def print_stats(stats: SimulationStats, unit: Unit) -> None:

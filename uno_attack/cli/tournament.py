@@ -7,8 +7,8 @@ import json
 
 from uno_attack.bots import BOT_KINDS
 from uno_attack.cli import rule_options
-from uno_attack.cli.args import ArgumentParser, whole_number, worker_count
-from uno_attack.cli.simulate import add_smart_budget, check_smart_budget
+from uno_attack.cli.args import ArgumentParser, whole_number
+from uno_attack.cli.simulate import add_smart_budget, check_smart_budget, worker_count
 from uno_attack.errors import UnoAttackError
 from uno_attack.simulate import check_run
 from uno_attack.tournament import MatchUp, play_tournament
