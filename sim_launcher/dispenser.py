@@ -125,6 +125,7 @@ class Eject:
         self.forward = settings.duty if duty is None else duty
         self.duty = self.forward
         self.count = 0
+        self.reverses = 0          # reverse pulses run to free a jam
         self.status = None
         self.finished = False
         self.blocked = bool(beam_blocked)
@@ -217,6 +218,7 @@ class Eject:
     # -- inside -------------------------------------------------------------------------
     def _reverse(self, now):
         self._tries -= 1
+        self.reverses += 1
         self._reverse_at = now
         self._reverse_for = min(self.settings.reverse_ms,
                                 self.max_ms - self._diff(now, self.started))

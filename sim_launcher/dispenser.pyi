@@ -52,6 +52,7 @@ class Eject:
     forward: float
     duty: float
     count: int
+    reverses: int
     status: str | None
     finished: bool
     blocked: bool

@@ -57,7 +57,8 @@ class GpioEjector:
     emulated world's scale on emulated pins): the real waits of others (the LED's blinking,
     ``wiring check``) are divided by it; ``clock`` is what the loop waits on.
     ``trace`` holds the beam's edges of the last eject, (ms since the motor was switched
-    on, blocked), for ``wiring check`` and ``wiring calibrate``.
+    on, blocked), and ``reverses`` its reverse pulses (jams freed), for ``wiring check``
+    and ``wiring calibrate``.
     """
 
     def __init__(self, devices: DispenserDevices, *, time_scale: float = 1.0,
@@ -67,6 +68,7 @@ class GpioEjector:
         self.time_scale = time_scale
         self.clock = clock or LoopClock()
         self.trace: list[tuple[float, bool]] = []
+        self.reverses = 0
         self._job: Eject | None = None
         self._started = 0.0
         self._closed = False
@@ -120,6 +122,7 @@ class GpioEjector:
                     cancel_watchdog()
                 with self._state:
                     self._job = None
+                    self.reverses = job.reverses
                 self._motor(0.0)
             status, detail = self._outcome(job)
             log.debug("eject %d: %d counted, %s %s", count, job.count, status, detail)

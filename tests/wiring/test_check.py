@@ -56,3 +56,35 @@ def test_a_person_who_sees_no_light_fails_the_led(emulated: tuple) -> None:  # t
     assert any("push the button" in line for line in said)
     led = next(r for r in check.results.values() if r.part == "led")
     assert "GPIO22" in led.note
+
+
+class JammingEjector:
+    """The feed's ejects, with the first card of the first ``jams`` of them jammed (not
+    stuck: a reverse pulse frees it), as the world's 0.5 % chance would now and then."""
+
+    def __init__(self, ejector, hardware, jams: int) -> None:  # type: ignore[no-untyped-def]
+        self.ejector, self.hardware, self.jams = ejector, hardware, jams
+        self.ejects = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.ejector, name)
+
+    def eject(self, count: int):  # type: ignore[no-untyped-def]
+        self.ejects += 1
+        if self.ejects <= self.jams:
+            self.hardware.world.call(self.hardware.world.model.force_jam)
+        return self.ejector.eject(count)
+
+
+@pytest.mark.parametrize(("jams", "verdict", "says"), [
+    (1, PASS, "a jam on the way was freed by a reverse pulse"),
+    (2, FAIL, "a card jammed in each of 2 tries"),
+])
+def test_a_freed_jam_is_not_a_slow_feed(emulated: tuple, jams: int, verdict: str,  # type: ignore[type-arg]
+                                        says: str) -> None:
+    devices, ejector, hardware = emulated
+    jamming = JammingEjector(ejector, hardware, jams)
+    check = WiringCheck(devices, jamming, NobodyHelper(), say=lambda _: None)  # type: ignore[arg-type]
+    result = check.check_feed()
+    assert (result.verdict, jamming.ejects) == (verdict, 2)
+    assert says in result.note

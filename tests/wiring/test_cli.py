@@ -43,7 +43,7 @@ def verdicts(stdout: str) -> dict[str, str]:
 
 class TestWiringCheck:
     def test_emulated_auto_passes_every_part(self) -> None:
-        run = uno_attack("wiring", "check", "--emulated", "--auto")
+        run = uno_attack("wiring", "check", "--emulated", "--auto", "--seed", "1")
         assert run.returncode == 0, run.stderr
         assert verdicts(run.stdout) == {part: "pass" for part in
                                         ("button", "beam", "motor", "feed", "led", "buzzer")}
@@ -54,7 +54,8 @@ class TestWiringCheck:
 
     @pytest.mark.parametrize("fault", sorted(FAULT_BREAKS))
     def test_each_fault_fails_exactly_its_part(self, fault: str) -> None:
-        run = uno_attack("wiring", "check", "--emulated", "--auto", "--fault", fault)
+        run = uno_attack("wiring", "check", "--emulated", "--auto", "--fault", fault,
+                         "--seed", "1")
         broken = FAULT_BREAKS[fault]
         assert run.returncode == 1
         table = verdicts(run.stdout)
