@@ -48,6 +48,8 @@ class SerialEjector:
     def __init__(self, link: UlpLink) -> None:
         self.link = link
         self.history: list[tuple[int, EjectResult]] = []   # (asked, result), for tests
+        self._ejecting = False
+        self._stop_asked = False   # a stop came during this eject: no further EJECT goes out
 
     def eject(self, count: int, *, available: int | None = None) -> EjectResult:
         """Fire ``count`` cards (``available`` is ignored: the hopper is real)."""
@@ -59,22 +61,33 @@ class SerialEjector:
         total = 0
         result = EjectResult(0)
         left = count
-        while left > 0:
-            chunk = min(left, most)
-            log.debug("asking the board to eject %d card(s)", chunk)
-            ejected, status, detail = self.link.eject(chunk, min(longest, dispenser.EJECT_MS))
-            total += ejected
-            result = EjectResult(total, EjectStatus(status), detail)
-            left -= chunk
-            if result.status is not EjectStatus.OK or ejected != chunk:
-                break
+        self._stop_asked = False
+        self._ejecting = True
+        try:
+            while left > 0:
+                chunk = min(left, most)
+                log.debug("asking the board to eject %d card(s)", chunk)
+                ejected, status, detail = self.link.eject(
+                    chunk, min(longest, dispenser.EJECT_MS), cancelled=lambda: self._stop_asked)
+                total += ejected
+                result = EjectResult(total, EjectStatus(status), detail)
+                left -= chunk
+                if result.status is not EjectStatus.OK or ejected != chunk:
+                    break
+        finally:
+            self._ejecting = False
         self.history.append((count, result))
         return result
 
     def stop(self) -> None:
-        """Stop an eject in progress: ``STOP`` (the eject then ends ``DONE … stopped``)."""
+        """Stop an eject in progress: ``STOP`` (the eject then ends ``DONE … stopped``),
+        also one whose EJECT is still on its way out (it is then never sent)."""
+
+        def mark() -> None:
+            self._stop_asked = self._ejecting
+
         with contextlib.suppress(LauncherError):
-            self.link.stop()
+            self.link.stop(cancel=mark)
 
     def close(self) -> None:
         self.link.close()

@@ -182,6 +182,9 @@ class Asker:
         self.tries = tries
         self.poll_s = poll_s
         self.on_gone = on_gone
+        # a job's first line and a stop's mark on it go out in one order: a stop either
+        # follows the job on the wire, or the job sees the mark and is never sent
+        self.starting = threading.Lock()
 
     def _send(self, payload: str, tries: _Tries) -> tuple[int, int]:
         """Send ``payload`` (a burst of ``tries.copies``); the wire's counters before."""
@@ -226,8 +229,8 @@ class Asker:
         raise LauncherNotResponding(f"launcher on {self.port} is not answering "
                                     f"({tries.why(payload.split(' ')[0])})")
 
-    def run_job(self, payload: str, max_ms: int, *,
-                recheck: Callable[[], object]) -> tuple[int, str, str]:
+    def run_job(self, payload: str, max_ms: int, *, recheck: Callable[[], object],
+                cancelled: Callable[[], bool] = lambda: False) -> tuple[int, str, str]:
         """Run one EJECT or MOTOR to its ``DONE``: ``(counted, status, detail)``; status
         ``unknown`` when the board restarted or stopped answering before its ``DONE``.
 
@@ -245,7 +248,10 @@ class Asker:
         deadline = clock.now() + max_ms / 1000 + JOB_GRACE_S
         seen = busy = 0              # OK and CARD lines of this job; busy refusals
         try:
-            mark = self._send(payload, tries)
+            with self.starting:
+                if cancelled():
+                    return 0, "stopped", "stopped before the board was asked"
+                mark = self._send(payload, tries)
             while True:
                 news, reply = self._news(rid, epoch, mark, seen, tries.delay)
                 if news == "restarted":

@@ -174,19 +174,28 @@ class UlpLink:
     def ping(self) -> None:
         self.call("PING")
 
-    def stop(self) -> None:
+    def stop(self, *, cancel: Callable[[], None] | None = None) -> None:
+        """``STOP``: a running EJECT or MOTOR ends ``stopped``. ``cancel`` runs first, in
+        one order with every job's first send: a job its mark reaches before it went out
+        is never sent (its ``cancelled`` says so), any other is on the wire before STOP."""
+        if cancel is not None:
+            with self._asker.starting:
+                cancel()
         self.call("STOP")
 
-    def eject(self, count: int, max_ms: int) -> tuple[int, str, str]:
+    def eject(self, count: int, max_ms: int, *,
+              cancelled: Callable[[], bool] = lambda: False) -> tuple[int, str, str]:
         """Run one EJECT: ``(ejected, status, detail)``; status ``unknown`` when the board
-        restarted or stopped answering before its ``DONE``."""
-        return self._job("EJECT", max_ms, count, max_ms)
+        restarted or stopped answering before its ``DONE``, ``stopped`` when ``cancelled``
+        (see :meth:`stop`) before it was sent."""
+        return self._job("EJECT", max_ms, count, max_ms, cancelled=cancelled)
 
     def motor(self, duty: int, ms: int) -> tuple[int, str, str]:
         """A MOTOR run (wiring tests): ``(cards counted, status, detail)``; at most 2 s."""
         return self._job("MOTOR", ms, duty, ms)
 
-    def _job(self, verb: str, max_ms: int, *args: object) -> tuple[int, str, str]:
+    def _job(self, verb: str, max_ms: int, *args: object,
+             cancelled: Callable[[], bool] = lambda: False) -> tuple[int, str, str]:
         with self._inbox.cond:  # a new session, if one is due, before the job, never in it
             self._session.fresh(jobs_running=self._jobs > 0)
             self._jobs += 1
@@ -196,7 +205,7 @@ class UlpLink:
             if verb == "EJECT":
                 self.last_eject_id = rid
             return self._asker.run_job(ulp.build_request(verb, rid, *args), max_ms,
-                                       recheck=self.hello)
+                                       recheck=self.hello, cancelled=cancelled)
         finally:
             with self._inbox.cond:
                 self._jobs -= 1

@@ -114,6 +114,28 @@ class TestBackend:
             result = launcher.eject(4)
             assert (result.fired, result.status) == (2, EjectStatus.EMPTY)
 
+    def test_a_stop_before_the_eject_went_out_is_not_lost(self) -> None:
+        """Regression: a Ctrl-C between "asking the board to eject" and the EJECT on the
+        wire sent STOP to an idle board, and then the whole burst fired."""
+        with open_launcher("serial:emulated", seed=3, policy="fixed:12",
+                           config=FAST) as launcher:
+            link = launcher.link
+            greet = link.ensure_hello
+            stops = []
+
+            def stop_then_greet() -> None:  # the eject's last step before its EJECT
+                if not stops:
+                    stops.append("ctrl-c")
+                    launcher.stop()
+                greet()
+
+            link.ensure_hello = stop_then_greet  # type: ignore[method-assign]
+            result = launcher.press()
+            assert (result.fired, result.status) == (0, EjectStatus.STOPPED)
+            assert launcher.emulator.records == []
+            link.ensure_hello = greet  # type: ignore[method-assign]
+            assert launcher.eject(2).status is EjectStatus.OK  # the next eject runs
+
     def test_spec_without_port(self) -> None:
         with pytest.raises(LauncherError, match="needs a port"):
             open_launcher("serial")
