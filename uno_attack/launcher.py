@@ -91,6 +91,13 @@ def empty_press(tension: int) -> PressResult:
     return PressResult(fired=0, asked=0, tension=tension)
 
 
+@lru_cache(maxsize=64)
+def full_press(cards: int) -> PressResult:
+    """A press that fired all the ``cards`` it asked for (its tension is then 0): one
+    shared value each, as :func:`empty_press`, for the other presses of self-play."""
+    return PressResult(fired=cards, asked=cards)
+
+
 def presses_of(state: Mapping[str, int], where: str) -> int:
     """The ``presses`` of a launcher's state: a count ≥ 0."""
     presses = state.get("presses", 0)

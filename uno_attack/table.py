@@ -149,6 +149,7 @@ def _and(words: Iterable[str]) -> str:
 
 
 _OVER, _PRESS, _DRAW = Phase.OVER, Verb.PRESS, Verb.DRAW  # looked up once per module
+_UNKNOWN = EjectStatus.UNKNOWN
 
 
 def _too_long(max_actions: int) -> RoundTooLong:
@@ -208,7 +209,7 @@ class Table:
     def press_launcher(self) -> PressResult:
         """Press the launcher (may block while a motor runs; call from a worker thread)."""
         result = self.launcher.press(available=self.available())
-        if result.status is EjectStatus.UNKNOWN:
+        if result.status is _UNKNOWN:
             raise UnknownPressOutcome(result)
         return result
 
@@ -229,8 +230,8 @@ class Table:
         owes (the ejection policy is not asked again)."""
         return self.launcher.eject(count, available=available)
 
-    def perform(self, action: Action, *, press: PressResult | None = None,
-                fired: int | None = None, checked: bool = False,
+    def perform(self, action: Action, checked: bool = False, *,
+                press: PressResult | None = None, fired: int | None = None,
                 eject: bool = True) -> TableEvent:
         """Apply an action; a press uses ``press`` or ``fired``, else the launcher; a draw
         uses ``press`` (the eject a front end ran) or ejects the cards itself, unless
@@ -263,7 +264,8 @@ class Table:
         verb = action.verb
         if verb is _PRESS:
             if fired is None:
-                press = press or self.press_launcher()
+                if press is None:
+                    press = self.press_launcher()
                 fired = press.fired
             elif isinstance(fired, bool) or not isinstance(fired, int) or fired < 0:
                 raise IllegalActionError(action, f"a press needs a count of cards ≥ 0, "
@@ -281,7 +283,9 @@ class Table:
         self.cards_taken += len(applied.gained)
         if self.recording:
             self._write(action, fired, applied.reloads)
-        self.turns.acted()
+        turns = self.turns
+        if turns.reacting or game.reactions_open():  # else nobody is asked, then or now
+            turns.acted()
         return applied, press
 
     def _write(self, action: Action, fired: int | None,
@@ -298,8 +302,8 @@ class Table:
         """Make the next action the round waits for (:attr:`turns`) by its seat's own
         player, a bot: a reaction, when one of the seats asked out of turn takes its
         chance, else the move of the seat to act; ``None`` once the round is over."""
-        decided = self._decide()
-        return None if decided is None else self.perform(decided[0], checked=decided[1])
+        action = self._decide()
+        return None if action is None else self.perform(action, checked=True)
 
     def bot_reaction(self) -> Action | None:
         """Ask the seats :attr:`turns` asks out of turn, one after the other, until one's
@@ -313,13 +317,13 @@ class Table:
             turns.declined()
         return None
 
-    def _decide(self) -> tuple[Action, bool] | None:
-        """The bots' next action, and whether it needs no second check (taken from the
-        legal list itself, or checked already); ``None`` once the round is over."""
+    def _decide(self) -> Action | None:
+        """The bots' next action, checked (most come from the legal list itself, which
+        needs no check); ``None`` once the round is over."""
         if self.turns.reacting:
             reaction = self.bot_reaction()
             if reaction is not None:
-                return reaction, True
+                return reaction
         game = self.game
         seat = game.to_act
         if seat is None:
@@ -328,8 +332,11 @@ class Table:
         action = self.players[seat].choose(game, seat, legal)
         for offered in legal:  # by identity: no allocation, no __eq__
             if offered is action:
-                return action, True
-        return action, False
+                return action
+        reason = game.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(action, reason)
+        return action
 
     def play_round(self, *, max_actions: int = 100_000) -> RoundResult:
         """Play to the end with every seat choosing by itself (bots), one :meth:`step` after
@@ -341,9 +348,9 @@ class Table:
         while game.phase is not _OVER:
             if self.actions >= max_actions:
                 raise _too_long(max_actions)
-            decided = decide()
-            assert decided is not None  # the round is not over
-            settle(decided[0], checked=decided[1])
+            action = decide()
+            assert action is not None  # the round is not over
+            settle(action, True)
         result = self.result
         assert result is not None
         return result

@@ -74,14 +74,11 @@ class Turns:
         return tuple(self._asking)
 
     def acted(self) -> None:
-        """After an action: the seats to ask out of turn about what it left."""
-        game = self.game
-        if not game.reactions_open():  # the common case, at once
-            if self.reacting:
-                self._asking, self.reacting = [], False
-            return
+        """After an action: the seats to ask out of turn about what it left (none when it
+        opened no chance, so after an action that did not, while nobody was being asked,
+        there is nothing to do: self-play skips the call then)."""
         asks = self._asks
-        order = reaction_order(game)
+        order = reaction_order(self.game)
         self._asking = order if asks is None else [seat for seat in order if asks(seat)]
         self.reacting = bool(self._asking)
 

@@ -13,6 +13,7 @@ from uno_attack.launcher import (
     PolicyLauncher,
     PressResult,
     empty_press,
+    full_press,
 )
 
 RAN_OUT = "the launcher ran out"
@@ -47,8 +48,8 @@ class SimulatedLauncher(PolicyLauncher):
         if asked == 0:
             return empty_press(tension)
         if available is not None and available < asked:
-            return PressResult(max(available, 0), asked, EjectStatus.EMPTY, tension, RAN_OUT)
-        return PressResult(asked, asked, EjectStatus.OK, tension)
+            return self._eject(asked, available)  # the ideal ejector says how it ran out
+        return full_press(asked)
 
 
 def from_spec(arg: str | None, settings: LauncherSettings) -> SimulatedLauncher:
