@@ -36,17 +36,19 @@ class IdealEjector:
 
 class SimulatedLauncher(PolicyLauncher):
     """The policy and the ideal ejector; a press is the policy's draw and the ideal
-    ejector's count, made at once (self-play makes millions of them)."""
+    ejector's count, made at once (self-play makes millions of them).
+
+    A press takes no lock: a real launcher's lock holds a second press back while a motor
+    runs, and here nothing runs. Presses come one at a time, as a table makes them (the
+    flow's one launcher thread, or self-play's loop)."""
 
     def press(self, *, available: int | None = None) -> PressResult:
         if self._closed:
             self._check_open()  # raises
         policy = self.policy
-        with self._lock:
-            asked = policy.next_burst()
-            tension = policy.tension
+        asked = policy.next_burst()
         if asked == 0:
-            return empty_press(tension)
+            return empty_press(policy.tension)
         if available is not None and available < asked:
             return self._eject(asked, available)  # the ideal ejector says how it ran out
         return full_press(asked)
