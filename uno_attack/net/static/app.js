@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.search).get("token") ?? "";
 
 const state = { hello: null, view: null, unoArmed: false, picker: null, deadlineAt: null,
-  nextRoundAt: null };
+  nextRoundAt: null, lobbyAt: null };
 
 function button(text, action, extra = {}) {
   const b = document.createElement("button");
@@ -44,6 +44,7 @@ function render() {
   const mine = hello.seat;
   $("me").textContent = hello.seat === null ? "Watching" : `${hello.name} · seat ${mine}`;
   $("round").textContent = `Round ${v.round ?? 1}`;
+  drawLobby(v);
   drawPlayers(v, mine);
   const top = cardFace(v.top);
   top.id = "top";
@@ -70,6 +71,42 @@ function render() {
   drawScores(v);
   state.deadlineAt = v.deadline == null ? null : Date.now() + v.deadline * 1000;
   tick();
+}
+
+// The seats filling before the deal (the view's `lobby`, added by this host): who is here.
+function drawLobby(v) {
+  const open = Boolean(v.lobby);
+  document.body.dataset.phase = open ? "lobby" : "play";
+  $("lobby").hidden = !open;
+  $("table").hidden = open;
+  if (!open) {
+    state.lobbyAt = null;
+    return;
+  }
+  const people = state.hello.people ?? [];
+  const here = v.connected ?? [];
+  $("lobby-seats").replaceChildren(...state.hello.players.map((name, seat) => {
+    const li = document.createElement("li");
+    const person = people.includes(seat);
+    const joined = here.includes(seat);
+    li.className = person ? (joined ? "here" : "waited") : "bot";
+    li.dataset.seat = String(seat);
+    const who = seat === state.hello.seat ? `${name} (you)` : name;
+    li.textContent = `${who} — ${person ? (joined ? "here" : "not here yet") : "a bot"}`;
+    return li;
+  }));
+  state.lobbyAt = v.lobby.starts_in == null ? null : Date.now() + v.lobby.starts_in * 1000;
+  lobbyWhen();
+}
+
+function lobbyWhen() {
+  const missing = (state.hello.people ?? []).filter((s) => !(state.view.connected ?? []).includes(s));
+  let text = `The round starts when ${missing.length === 1 ? "one more person joins"
+    : `${missing.length} more people join`}, or when the host starts it`;
+  if (state.lobbyAt != null) {
+    text += ` (in ${Math.max(0, Math.ceil((state.lobbyAt - Date.now()) / 1000))} s at the latest)`;
+  }
+  $("lobby-when").textContent = `${text}.`;
 }
 
 function statusText(v, mine) {
@@ -324,6 +361,7 @@ function banner(text, kind) {
 }
 
 function tick() {
+  if (state.view?.lobby) lobbyWhen();
   if (state.nextRoundAt != null) {
     const left = Math.max(0, Math.ceil((state.nextRoundAt - Date.now()) / 1000));
     $("scores-next").textContent = `Next round in ${left} s`;
