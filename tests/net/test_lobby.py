@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import pty
 import subprocess
 from pathlib import Path
 
@@ -154,6 +155,35 @@ def test_start_when_full_opens_a_lobby_and_enter_on_the_hosts_input_deals(
         first, started = asyncio.run(lobby_then_enter())
         assert first["lobby"] == {"starts_in": None}
         assert started["away"] == [1]
+
+
+def test_on_a_terminal_the_host_opens_a_lobby_and_enter_deals(tmp_path: Path) -> None:
+    leader, follower = pty.openpty()
+    try:
+        with host_process(tmp_path, "--humans", "Ann,Bob", "--players", "3", "--no-qr",
+                          "--no-record", "--start-after", "600", stdin=follower) as (
+                proc, lines):
+            assert proc.stdout is not None
+            assert proc.stdout.readline() == (
+                "lobby: the round starts when every person has joined, or when you press "
+                "Enter (or type start), or 600 s from now at the latest\n")
+            url = lines[1].split(": ", 1)[1]  # Bob's
+
+            async def enter_deals() -> dict[str, object]:
+                client = TableClient(url)
+                await client.connect()
+                first = await next_of(client, "view")
+                assert first["lobby"]["starts_in"] <= 600  # type: ignore[index]
+                os.write(leader, b"\n")  # the host's own key
+                started = await until(client, lambda v: "lobby" not in v)
+                await client.close()
+                return started
+
+            started = asyncio.run(enter_deals())
+            assert started["away"] == [0]  # Ann is not here: a bot plays for her
+    finally:
+        os.close(follower)
+        os.close(leader)
 
 
 def test_without_a_terminal_or_a_start_option_the_round_is_dealt_at_once(
