@@ -311,7 +311,11 @@ class TableFlow:
 
     def hold(self, held: bool) -> None:
         """Hold the table (no bot moves, no timer fires) while the front end asks a person
-        something first (say, what to do about a save that failed), or let it go on."""
+        something first (say, what to do about a save that failed, or a lobby filling), or
+        let it go on: the turn timer of the person to act starts again then."""
+        if self._held and not held:
+            self._turn = (None, 0.0)  # the next flush starts the clock of the seat to act
+            self._changed()  # a view shows the timer running again
         self._held = held
         self._poke()
 
@@ -507,7 +511,7 @@ class TableFlow:
         """When the turn timer runs out for the person to act, if it runs."""
         seconds = self.settings.turn_seconds
         actor, since = self._turn
-        if seconds is None or actor is None or self.session.table is None:
+        if seconds is None or actor is None or self.session.table is None or self._held:
             return None
         game = self.game
         if game.over or game.to_act != actor or not self.is_human(actor):

@@ -156,6 +156,9 @@ def test_host_draws_each_join_url_as_a_qr_code(tmp_path: Path) -> None:
     (["--launcher", "warp"], "unknown launcher 'warp'"),
     (["--resume", "--save", "/nonexistent/host.json"], "no saved game to resume"),
     (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+    (["--start-now", "--start-when-full"],
+     "argument --start-when-full: not allowed with argument --start-now"),
+    (["--start-after", "inf"], "argument --start-after: 'inf' is not a number"),
     (["--save", "/proc/no/host.json"], "--save /proc/no/host.json: cannot write the journal"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str],

@@ -44,7 +44,9 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         cards = hello.pop("cards")  # the rule set's card kinds, for the page
         assert hello == {"type": "hello", "seat": 0, "name": "Ann",
                          "players": ["Ann", "Bob", "Ada"], "options": {"target": 300},
-                         "people": [0, 1]}
+                         "people": [0, 1], "table": {"title": "UNO Attack",
+                                                     "match": "points match to 300",
+                                                     "house_rules": []}}
         assert cards == ATTACK.card_kinds
         assert cards["H"] == {"name": "Hit 2", "short": "Hit2", "sign": "+2",
                               "effect": "the next player presses twice and loses the turn"}
@@ -66,7 +68,7 @@ async def test_hello_and_first_view_of_a_seat_and_of_the_watch(tmp_path: Path) -
         assert await watch.connect() == {"type": "hello", "seat": None, "name": None,
                                          "players": ["Ann", "Bob", "Ada"],
                                          "options": {"target": 300}, "people": [0, 1],
-                                         "cards": cards}
+                                         "cards": cards, "table": hello["table"]}
         seen = await next_of(watch, "view")
         assert "hand" not in seen
         assert "legal" not in seen

@@ -331,7 +331,10 @@ async def test_an_elimination_reseats_the_players_with_a_new_hello(tmp_path: Pat
                                                "players": ["Ann", "Bob"], "options": {
                                                    "match": "elimination", "target": 50},
                                                "people": [0, 1],
-                                               "cards": ATTACK.card_kinds}
+                                               "cards": ATTACK.card_kinds,
+                                               "table": {"title": "UNO Attack",
+                                                         "match": "elimination match to 50",
+                                                         "house_rules": []}}
         assert (await next_of(bob, "hello"))["players"] == ["Ann", "Bob"]
         view = await next_of(cleo, "view")
         assert view["round"] == over["round"] + 1

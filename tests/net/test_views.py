@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from uno_attack.engine import Round
+from uno_attack.net.table_rules import table_rules
 from uno_attack.options import Options
 from uno_attack.rules import ATTACK, CLASSIC
 from uno_attack.rules.base import CardKind
@@ -103,3 +104,20 @@ def test_views_are_the_typed_values_they_declare() -> None:
         message = hello(0, NAMES, Options(), people)
         assert _fits(message, Hello)
         assert all(_fits(kind, CardKind) for kind in message["cards"].values())
+
+
+def test_the_tables_rules_are_said_in_plain_words_from_the_options() -> None:
+    options = Options.from_assignments(["stacking=same", "seven_zero=true", "match=net",
+                                        "rounds=3", "next_dealer=winner_starts"])
+    rules = table_rules(options)
+    assert rules["title"] == "UNO Attack"
+    assert rules["match"] == "net match of 3 rounds"
+    assert rules["house_rules"] == [
+        {"option": "next_dealer", "value": "winner starts", "title": "Next dealer",
+         "meaning": "winner, left (the deal passes to the left), or winner_starts (the "
+                    "winner plays first)"},
+        {"option": "stacking", "value": "same", "title": "Stacking",
+         "meaning": "a Draw card may be answered with another, passing on the sum"},
+        {"option": "seven_zero", "value": "on", "title": "Seven zero",
+         "meaning": "a 7 swaps hands with a named seat; a 0 passes every hand on"}]
+    assert not any(".md" in line or "(B" in str(line) for line in map(str, rules.values()))

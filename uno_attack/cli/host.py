@@ -47,6 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_pace_arguments(parser)
     parser.add_argument("--round-pause", type=wait_seconds, default=8.0, metavar="SECONDS",
                         help="time on the scores before the next round (default 8)")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--start-when-full", action="store_true",
+                       help="deal once every person has joined (the default on a terminal, "
+                            "where Enter also deals)")
+    start.add_argument("--start-after", type=wait_seconds, default=None, metavar="S",
+                       help="deal once every person has joined, or S seconds after the "
+                            "host opened at the latest")
+    start.add_argument("--start-now", action="store_true",
+                       help="deal at once, without a lobby (the default off a terminal)")
     parser.add_argument("--resume", action="store_true",
                         help="go on from the journal, with the same join URLs")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
@@ -85,8 +94,10 @@ def config_from_args(argv: list[str]):  # type: ignore[no-untyped-def]
                         turn_seconds=args.turn_seconds, away_seconds=args.away_seconds,
                         round_pause=args.round_pause)
     qr = args.qr if args.qr is not None else sys.stdout.isatty()
+    lobby = not args.start_now and (args.start_when_full or args.start_after is not None
+                                    or sys.stdin.isatty())
     return HostConfig(game=game, flow=flow, port=args.port, lan=args.lan,
-                      resume=args.resume, qr=qr)
+                      resume=args.resume, qr=qr, lobby=lobby, start_after=args.start_after)
 
 
 def main(argv: list[str]) -> int:

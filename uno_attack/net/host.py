@@ -2,8 +2,9 @@
 
 It builds the session (match, launcher, journal), the flow (bots, timers, prompts) and
 the web server, listens on 127.0.0.1 (every interface with ``lan``), prints a join URL per
-human seat and a watch URL, reads the operator's lines (``press``, ``retry``, ``fired N``)
-from its terminal, and on Ctrl-C or SIGTERM closes every connection with a close frame and
+human seat and a watch URL, holds the deal in a lobby while the people sit down (when
+asked), reads the operator's lines (``start``, ``press``, ``retry``, ``fired N``) from its
+terminal, and on Ctrl-C or SIGTERM closes every connection with a close frame and
 the launcher, then returns.
 """
 
@@ -31,6 +32,7 @@ from uno_attack.errors import UnoAttackError
 from uno_attack.flow import Clock, FlowSettings, TableFlow
 from uno_attack.journal import SaveError, SaveLock, check_save_file, keep_previous
 from uno_attack.launcher import Launcher
+from uno_attack.net.lobby import Lobby
 from uno_attack.net.server import HEARTBEAT_SECONDS, TableServer, new_token
 from uno_attack.saved_game import HOST_KEY, HostTokens, ResumeError, read_saved_game
 from uno_attack.session import GameConfig, Session
@@ -51,6 +53,10 @@ class HostConfig:
     lan: bool = False
     resume: bool = False
     qr: bool = False
+    #: hold the deal until every person's seat is taken or the operator starts it
+    lobby: bool = False
+    #: with the lobby: start the round this many seconds after the host opened, at the latest
+    start_after: float | None = None
     #: the limits on idle connections (shorter in tests)
     heartbeat: float = HEARTBEAT_SECONDS
     http_idle: float = HTTP_IDLE_SECONDS
@@ -172,7 +178,9 @@ class Host:
         if self.session.journal is not None:  # a save that fails is said in the log at once
             self.session.journal.listener = lambda failure: self.say(
                 f"⚠ {failure}; the table goes on" if failure else "saved again")
-        self.flow = TableFlow(self.session, config.flow, clock=clock)
+        self.lobby: Lobby | None = None  # the seats filling before the deal (start())
+        self.flow = TableFlow(self.session, config.flow, clock=clock,
+                              button_for=lambda seat: self.lobby is None or not self.lobby.open)
         tokens = self.session.tokens
         assert tokens is not None  # open_session made or read them
         self.tokens: HostTokens = tokens
@@ -209,6 +217,10 @@ class Host:
         self.writes = write_in_background(self.session, asyncio.get_running_loop(),
                                           self.flow.note)  # the loop never waits on a disk
         self.server.after_saves = self.writes.after_saves
+        if self.config.lobby and not self.config.resume:  # a resumed round goes on at once
+            self.lobby = Lobby(self.flow, start_after=self.config.start_after)
+            self.server.lobby = self.lobby
+            self.lobby_task = asyncio.create_task(self.lobby.run())
         self.task = asyncio.create_task(self.flow.run())
         self.task.add_done_callback(self._table_ended)
         return join_lines(self.flow, self.tokens, f"http://{address}:{self.port}")
@@ -231,13 +243,22 @@ class Host:
         self.flow.close()
         if self.runner is not None:
             await self.runner.cleanup()
-        task = getattr(self, "task", None)
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for name in ("lobby_task", "task"):
+            task = getattr(self, name, None)
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def operator_line(self, line: str) -> None:
+        """A line typed at the host's terminal; in the lobby, Enter or ``start`` deals."""
+        if self.lobby is not None and self.lobby.open:
+            if line.strip() in ("", "start"):
+                self.lobby.start("the host started it")
+            else:
+                self.say(f"operator: {line.strip()!r}: the round has not started; "
+                         "press Enter (or type start) to deal now")
+            return
         refused = self.flow.operator(line)
         if refused:
             self.say(f"operator: {refused}")
@@ -257,6 +278,8 @@ async def serve(config: HostConfig, *, out: TextIO = sys.stdout,
         raise
     for label, url in urls:
         print(f"{label}: {url}", file=out, flush=True)
+    if host.lobby is not None:
+        print(lobby_line(config, stdin is not None), file=out, flush=True)
     if config.qr:
         for label, url in urls[:-1]:
             print(f"\n{label}", file=out)
@@ -277,6 +300,16 @@ async def serve(config: HostConfig, *, out: TextIO = sys.stdout,
               file=sys.stderr)
         return 1
     return 0
+
+
+def lobby_line(config: HostConfig, reading: bool) -> str:
+    """What the host says while the seats fill: when the round will start."""
+    ways = ["when every person has joined"]
+    if reading:
+        ways.append("when you press Enter (or type start)")
+    if config.start_after is not None:
+        ways.append(f"{config.start_after:g} s from now at the latest")
+    return "lobby: the round starts " + ", or ".join(ways)
 
 
 #: The longest line the operator may type; the rest of a longer one is ignored.

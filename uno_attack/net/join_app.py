@@ -44,6 +44,19 @@ def legal_actions(view: Message, seat: int | None, rules: RuleSet) -> tuple[Acti
     return tuple(out)
 
 
+def lobby_note(hello: Message, view: Message) -> str:
+    """Who is here while the seats fill before the deal (the view's ``lobby``)."""
+    names = hello.get("players") or []
+    here = set(view.get("connected") or ())
+    people = [s for s in hello.get("people") or () if isinstance(s, int) and s < len(names)]
+    joined = [names[s] for s in people if s in here]
+    waited = [names[s] for s in people if s not in here]
+    line = "waiting for the deal: here " + (", ".join(joined) or "no one")
+    if waited:
+        line += "; not yet " + ", ".join(waited)
+    return line
+
+
 class RemoteTable:
     """A seat (or the watch) of a hosted table, as the table screen drives it."""
 
@@ -128,6 +141,8 @@ class RemoteTable:
             self._rules = (options, Rules.of(hello))
         seat = hello.get("seat")
         note = "" if self.connection == "connected" else self.connection
+        if view.get("lobby"):
+            note = " · ".join(filter(None, (lobby_note(hello, view), note)))
         rules = self._rules[1]
         # the client checked both whole as they arrived (uno_attack.net.checks); what a
         # host may leave out, the screens read with .get

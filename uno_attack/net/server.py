@@ -25,6 +25,8 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from uno_attack import views
 from uno_attack.errors import ActRefused
 from uno_attack.flow import TableFlow
+from uno_attack.net.lobby import Lobby
+from uno_attack.net.table_rules import table_rules
 from uno_attack.refusal import parts_json
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -171,6 +173,8 @@ class TableServer:
         self.watch_token = watch_token
         self.log = log
         self.connections: list[Connection] = []
+        #: the seats filling before the deal, while the host holds one (see Host.start)
+        self.lobby: Lobby | None = None
         self._round = -1
         self._change = asyncio.Event()  # set (and renewed) after every change
         #: sends each message once the journal holds what it shows (a host's journal is
@@ -201,8 +205,10 @@ class TableServer:
         seat = flow.seat_of(player) if player is not None else None
         names = flow.seat_names()
         people = [s for s in range(len(names)) if flow.is_human(s)]
-        return json.dumps(views.hello(seat, names, flow.session.match.options, people),
-                          **_JSON)  # type: ignore[arg-type]
+        options = flow.session.match.options
+        message: dict[str, Any] = dict(views.hello(seat, names, options, people))
+        message["table"] = table_rules(options)
+        return json.dumps(message, **_JSON)  # type: ignore[arg-type]
 
     # -- HTTP -----------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.StreamResponse:
@@ -228,6 +234,8 @@ class TableServer:
         self.log(f"{self._label(conn)} joined from {conn.peer}")
         if player is not None:
             self.flow.present(player, True)
+            if self.lobby is not None:
+                self.lobby.seat_taken()
         if conn.seq == 0:  # no change was sent: this one still gets its view, and the others
             self._send_views(self.connections if arrived else [conn])  # see the seat come
         try:
@@ -326,6 +334,9 @@ class TableServer:
         if seat is None:
             conn.error("you are out of the match: watching only")
             return
+        if self.lobby is not None and self.lobby.open:
+            conn.error(self.lobby.refusal())
+            return
         try:
             self.flow.act(seat, action)
         except ActRefused as exc:
@@ -353,12 +364,18 @@ class TableServer:
         flow = self.flow
         game = flow.game
         facts = flow.facts()
+        lobby = self.lobby.fields() if self.lobby is not None and self.lobby.open else None
         bodies: dict[int | None, str] = {}
         for conn in connections:
             seat = flow.seat_of(conn.player) if conn.player is not None else None
             body = bodies.get(seat)
             if body is None:
-                body = json.dumps(views.view(game, facts, seat), **_JSON)  # type: ignore[arg-type]
+                view: dict[str, Any] = dict(views.view(game, facts, seat))
+                if lobby is not None:  # nothing may be done before the deal
+                    view["lobby"] = lobby
+                    if "legal" in view:
+                        view["legal"] = []
+                body = json.dumps(view, **_JSON)  # type: ignore[arg-type]
                 bodies[seat] = body
             conn.send_view(body)
 

@@ -1,14 +1,16 @@
 // The table page: draws the host's `view` messages and sends the taps as `act`s.
 // No rule lives here: what may be played, pressed, called or caught is the view's `legal`.
 
-import { cardFace, describe, useKinds } from "./cards.js";
+import { cardFace, describe, sortCodes, useKinds } from "./cards.js";
 import { Connection } from "./connection.js";
+import { muted, play, setMuted, vibrate } from "./sounds.js";
 
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.search).get("token") ?? "";
 
-const state = { hello: null, view: null, unoArmed: false, picker: null, deadlineAt: null,
-  nextRoundAt: null };
+const COLOURBLIND_KEY = "uno-attack.colourblind";
+const state = { hello: null, view: null, calling: false, unoArmed: false, picker: null, deadlineAt: null,
+  nextRoundAt: null, lobbyAt: null };
 
 function button(text, action, extra = {}) {
   const b = document.createElement("button");
@@ -44,6 +46,7 @@ function render() {
   const mine = hello.seat;
   $("me").textContent = hello.seat === null ? "Watching" : `${hello.name} · seat ${mine}`;
   $("round").textContent = `Round ${v.round ?? 1}`;
+  drawLobby(v);
   drawPlayers(v, mine);
   const top = cardFace(v.top);
   top.id = "top";
@@ -70,6 +73,42 @@ function render() {
   drawScores(v);
   state.deadlineAt = v.deadline == null ? null : Date.now() + v.deadline * 1000;
   tick();
+}
+
+// The seats filling before the deal (the view's `lobby`, added by this host): who is here.
+function drawLobby(v) {
+  const open = Boolean(v.lobby);
+  document.body.dataset.phase = open ? "lobby" : "play";
+  $("lobby").hidden = !open;
+  $("table").hidden = open;
+  if (!open) {
+    state.lobbyAt = null;
+    return;
+  }
+  const people = state.hello.people ?? [];
+  const here = v.connected ?? [];
+  $("lobby-seats").replaceChildren(...state.hello.players.map((name, seat) => {
+    const li = document.createElement("li");
+    const person = people.includes(seat);
+    const joined = here.includes(seat);
+    li.className = person ? (joined ? "here" : "waited") : "bot";
+    li.dataset.seat = String(seat);
+    const who = seat === state.hello.seat ? `${name} (you)` : name;
+    li.textContent = `${who} — ${person ? (joined ? "here" : "not here yet") : "a bot"}`;
+    return li;
+  }));
+  state.lobbyAt = v.lobby.starts_in == null ? null : Date.now() + v.lobby.starts_in * 1000;
+  lobbyWhen();
+}
+
+function lobbyWhen() {
+  const missing = (state.hello.people ?? []).filter((s) => !(state.view.connected ?? []).includes(s));
+  let text = `The round starts when ${missing.length === 1 ? "one more person joins"
+    : `${missing.length} more people join`}, or when the host starts it`;
+  if (state.lobbyAt != null) {
+    text += ` (in ${Math.max(0, Math.ceil((state.lobbyAt - Date.now()) / 1000))} s at the latest)`;
+  }
+  $("lobby-when").textContent = `${text}.`;
 }
 
 function statusText(v, mine) {
@@ -196,7 +235,7 @@ function drawActions(v, mine) {
 }
 
 function drawHand(v) {
-  const hand = v.hand ?? [];
+  const hand = sortCodes(v.hand ?? []);
   const plays = legal().filter((a) => a.startsWith("play "));
   const cards = hand.map((code, i) => {
     const ways = plays.filter((a) => a.split(" ")[1] === code);
@@ -218,6 +257,8 @@ function drawHand(v) {
   });
   $("hand").replaceChildren(...cards);
   $("hand").hidden = state.hello.seat === null;
+  $("hand").classList.toggle("many", hand.length > 12); // smaller cards, scrolling
+  $("hand").setAttribute("aria-label", `Your cards (${hand.length}), by colour`);
 }
 
 function playCard(code, ways) {
@@ -238,6 +279,89 @@ function playCard(code, ways) {
   const seats = choices.some((c) => c.className === "seat");
   openPicker(seats ? `Trade hands with whom? (${info.label})` : `Name a colour (${info.label})`,
     "", choices, true);
+}
+
+// -- what is heard and felt ---------------------------------------------------------------
+/** Sounds, vibration and the your-turn call for what changed between two views. */
+function react(before, v) {
+  const mine = state.hello.seat;
+  if (before && before.round === v.round && v.step > before.step) {
+    if (v.top !== before.top) play("card");
+    const grew = v.hand_sizes.map((n, s) => n > (before.hand_sizes[s] ?? n));
+    if (grew.some(Boolean) && v.tension === 0) {
+      play("burst");
+      if (mine !== null && grew[mine]) vibrate([80, 40, 80, 40, 160]); // a burst aimed at you
+    }
+    const called = v.hand_sizes.some((n, s) => n === 1 && before.hand_sizes[s] !== 1
+      && v.uno_window !== s);
+    if (called) play("uno");
+  }
+  const myTurn = mine !== null && v.turn === mine && legal().length > 0;
+  if (myTurn && !state.calling) {
+    play("turn");
+    vibrate([200, 100, 200]);
+  }
+  state.calling = myTurn;
+  callTitle();
+}
+
+/** The tab's title says "Your turn" while it is, and the page is out of sight. */
+function callTitle() {
+  const name = state.hello?.name;
+  const plain = name ? `${name} · UNO Attack` : "Watching · UNO Attack";
+  document.title = state.calling && document.hidden ? `▶ Your turn! · ${plain}` : plain;
+}
+
+// -- help and settings ------------------------------------------------------------------
+function drawHelp() {
+  const hello = state.hello;
+  const table = hello.table ?? {};
+  $("help-rules").textContent = table.title
+    ? `${table.title}, a ${table.match}.` : "The host did not say its rules.";
+  const house = table.house_rules ?? [];
+  $("help-house").replaceChildren(...(house.length ? house : [null]).map((rule) => {
+    const li = document.createElement("li");
+    if (rule === null) {
+      li.textContent = "None: the official rules.";
+    } else {
+      const title = document.createElement("strong");
+      title.textContent = `${rule.title}: ${rule.value}`;
+      li.append(title, ` — ${rule.meaning}`);
+      li.dataset.option = rule.option;
+    }
+    return li;
+  }));
+  const kinds = Object.entries(hello.cards ?? {});
+  const numbers = kinds.filter(([, kind]) => !kind.effect).map(([symbol]) => symbol);
+  const line = (signText, nameText, effect) => {
+    const li = document.createElement("li");
+    const sign = document.createElement("span");
+    sign.className = "help-sign";
+    sign.textContent = signText;
+    const name = document.createElement("strong");
+    name.textContent = nameText;
+    li.append(sign, name, ` — ${effect}`);
+    return li;
+  };
+  const lines = numbers.length ? [line(numbers.length > 1
+    ? `${numbers[0]}–${numbers[numbers.length - 1]}` : numbers[0], "Numbers",
+  "number cards, no effect")] : [];
+  for (const [symbol, kind] of kinds.filter(([, k]) => k.effect)) {
+    lines.push(line(kind.sign || symbol, kind.name, kind.effect));
+  }
+  $("help-cards").replaceChildren(...lines);
+}
+
+function useColourblind(on) {
+  localStorage.setItem(COLOURBLIND_KEY, on ? "1" : "0");
+  document.body.classList.toggle("colourblind", on);
+  $("colourblind").setAttribute("aria-pressed", String(on));
+}
+
+function useMute(on) {
+  setMuted(on);
+  $("mute").setAttribute("aria-pressed", String(on));
+  $("mute").setAttribute("aria-label", on ? "Unmute the sounds" : "Mute the sounds");
 }
 
 // -- dialogs ----------------------------------------------------------------------------
@@ -324,6 +448,7 @@ function banner(text, kind) {
 }
 
 function tick() {
+  if (state.view?.lobby) lobbyWhen();
   if (state.nextRoundAt != null) {
     const left = Math.max(0, Math.ceil((state.nextRoundAt - Date.now()) / 1000));
     $("scores-next").textContent = `Next round in ${left} s`;
@@ -343,11 +468,14 @@ const connection = new Connection(token, {
     if (msg.type === "hello") {
       state.hello = msg;
       useKinds(msg.cards);
-      document.title = msg.name ? `${msg.name} · UNO Attack` : "Watching · UNO Attack";
+      drawHelp();
+      callTitle();
     } else if (msg.type === "view") {
+      const before = state.view;
       state.view = msg;
       document.body.dataset.seq = String(msg.seq);
       render();
+      react(before, msg);
     } else if (msg.type === "error") {
       toast(msg.message);
     }
@@ -372,8 +500,17 @@ const connection = new Connection(token, {
 
 $("launcher").addEventListener("click", () => {
   $("launcher").classList.add("firing"); // until the host's next view says what came out
+  if ($("launcher").dataset.action === "press") play("whir");
   send($("launcher").dataset.action);
 });
+$("help-open").addEventListener("click", () => $("help").showModal());
+$("help-close").addEventListener("click", () => $("help").close());
+$("colourblind").addEventListener("click", () =>
+  useColourblind(!document.body.classList.contains("colourblind")));
+$("mute").addEventListener("click", () => useMute(!muted()));
+document.addEventListener("visibilitychange", callTitle);
+useColourblind(localStorage.getItem(COLOURBLIND_KEY) === "1");
+useMute(muted());
 $("picker-cancel").addEventListener("click", closePicker);
 $("scores-close").addEventListener("click", () => $("scores").close());
 setInterval(tick, 500);
