@@ -110,8 +110,9 @@ async def test_an_illegal_act_gets_an_error_naming_the_rule_and_changes_nothing(
         before = game.snapshot()
         await client.act("press")
         error = await next_of(client, "error")
-        assert error["message"] == (f"illegal action '{other} press': it is seat {seat}'s turn, "
-                                    f"not seat {other}'s (RULES.md 4)")
+        # worded for its person: the others by name, this one as "you"
+        assert error["message"] == (f"illegal action '{other} press': it is "
+                                    f"{['Ann', 'Bob'][seat]}'s turn, not yours (RULES.md 4)")
         # its facts: the rule, the seats, and the parts a client words with names
         assert error["rule"] == "RULES.md 4"
         assert error["seats"] == [seat, other]

@@ -27,7 +27,8 @@ from uno_attack.errors import ActRefused
 from uno_attack.flow import TableFlow
 from uno_attack.net.lobby import Lobby
 from uno_attack.net.table_rules import table_rules
-from uno_attack.refusal import parts_json
+from uno_attack.refusal import parts_json, say
+from uno_attack.wording import YOU
 
 STATIC_DIR = Path(__file__).parent / "static"
 #: The page for a link with no valid token: what happened and what to do, the same for
@@ -339,8 +340,10 @@ class TableServer:
             return
         try:
             self.flow.act(seat, action)
-        except ActRefused as exc:
-            conn.error(str(exc), exc)
+        except ActRefused as exc:  # worded for its person: "not yours", by the others' names
+            names = self.flow.seat_names()
+            names[seat] = YOU
+            conn.error(say(exc.parts, names), exc)
 
     # -- broadcasting ---------------------------------------------------------------------
     def changed(self, lines: list[str]) -> None:
