@@ -19,19 +19,27 @@ _AHEAD = 64  # numbers drawn past the one asked for, so most asks only read the 
 class Dice:
     """Numbers in [0, 1) by (step, seat), from one seed."""
 
-    __slots__ = ("_seed", "_streams")
+    __slots__ = ("_drawn", "_seed", "_streams")
 
     def __init__(self, seed: int | str | None) -> None:
         self._seed = seed
-        self._streams: dict[int, tuple[random.Random, list[float]]] = {}
+        self._streams: dict[int, random.Random] = {}
+        self._drawn: dict[int, list[float]] = {}  # each seat's numbers drawn so far
 
     def at(self, step: int, seat: int) -> float:
         """The number of ``seat``'s decision at ``step`` (the same on every call)."""
+        try:
+            return self._drawn[seat][step]  # the common case: drawn already
+        except (KeyError, IndexError):
+            return self._draw_to(step, seat)
+
+    def _draw_to(self, step: int, seat: int) -> float:
+        """Draw ``seat``'s numbers past ``step``, a block at a time: the same numbers."""
         stream = self._streams.get(seat)
         if stream is None:
-            stream = self._streams[seat] = (random.Random(f"{self._seed}:{seat}"), [])
-        drawn = stream[1]
-        if len(drawn) <= step:  # drawn ahead, a block at a time: the same numbers
-            random_ = stream[0].random
-            drawn += [random_() for _ in range(step + _AHEAD - len(drawn))]
+            stream = self._streams[seat] = random.Random(f"{self._seed}:{seat}")
+            self._drawn[seat] = []
+        drawn = self._drawn[seat]
+        random_ = stream.random
+        drawn += [random_() for _ in range(step + _AHEAD - len(drawn))]
         return drawn[step]
