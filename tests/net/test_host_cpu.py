@@ -1,12 +1,52 @@
-"""The host's own work first, for a board that gives it a tenth of a core: the collector's
-full passes do not walk again, mid-round, what the host built to start."""
+"""The host's own work first, for a board that gives it a tenth of a core: nothing it can
+do before anyone plays is left to land on a move (the bots' fork server, ready and at the
+lowest priority, once the URLs are printed), and the collector's full passes do not walk
+again, mid-round, what the host built to start."""
 
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 
 from tests.net.helpers import host_config, running_host
+from tests.net.test_host_command import host_process
+
+FORK_SERVER = "from multiprocessing.forkserver import main"
+
+
+def children(pid: int) -> dict[int, str]:
+    """The command line of each process whose parent is ``pid`` (from /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue  # ended meanwhile
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            found[int(entry.name)] = command
+    return found
+
+
+def test_a_host_whose_bots_search_has_its_fork_server_ready_and_niced_before_its_urls(
+        tmp_path: Path) -> None:
+    with host_process(tmp_path, "--humans", "Ann", "--players", "3", "--bots", "smart",
+                      "--no-qr") as (proc, lines):
+        assert lines[-1].startswith("watch: ")
+        servers = [pid for pid, command in children(proc.pid).items()
+                   if FORK_SERVER in command]
+        assert len(servers) == 1, children(proc.pid)
+        assert os.getpriority(os.PRIO_PROCESS, servers[0]) == 19
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) < 19  # the table itself is not
+
+
+def test_a_host_of_basic_bots_starts_no_fork_server(tmp_path: Path) -> None:
+    with host_process(tmp_path, "--humans", "Ann", "--players", "3", "--bots", "basic",
+                      "--no-qr") as (proc, _):
+        assert not [c for c in children(proc.pid).values() if FORK_SERVER in c]
 
 
 async def test_what_the_host_built_to_start_is_out_of_the_collectors_sight_until_it_stops(

@@ -29,6 +29,7 @@ from typing import TextIO
 
 from aiohttp import web
 
+from uno_attack import thinker
 from uno_attack.errors import UnoAttackError
 from uno_attack.flow import Clock, FlowSettings, TableFlow
 from uno_attack.journal import SaveError, SaveLock, check_save_file, keep_previous
@@ -176,6 +177,9 @@ class Host:
         self.config = config
         self.out = out
         self.session = open_session(config, launcher=launcher)
+        # the bots' fork server (for a table whose bots, or people's stand-ins, search)
+        # is ready before the host listens: its start no longer lands on the first moves
+        thinker.prepare([*self.session.kinds, self.session.config.bots])
         if self.session.journal is not None:  # a save that fails is said in the log at once
             self.session.journal.listener = lambda failure: self.say(
                 f"⚠ {failure}; the table goes on" if failure else "saved again")
