@@ -7,9 +7,12 @@ then gets about half of the core. It searches in a process of its own instead, a
 lowest priority (the table's process comes first whenever it has work), on a copy of the
 round; the bot's copy comes back with what it learned (what it saw the other seats do),
 and the bot at the table takes it on, so its next choices are those it would have made
-in this process. The process is started on the first such move (a table of ``basic``
-bots never starts one), from a fork server, and the start, the pickling and the waiting
-run in a thread of their own.
+in this process. The process is forked on the first such move (a table of ``basic``
+bots never starts one) from a fork server, and the start, the pickling and the waiting
+run in a thread of their own. A host starts the fork server, and waits for it, before
+it listens (:func:`prepare`): the server's start (an interpreter importing the game, a
+tenth of a second of a fast core, which a tenth of a core makes a second) is over before
+anyone plays, at the lowest priority from its first import on.
 
 A ``basic`` or ``random`` bot chooses in microseconds: at once, on the caller's thread,
 which costs less than handing the work to another thread.
@@ -17,11 +20,10 @@ which costs less than handing the work to another thread.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
-import os
 import sys
 import threading
+from collections.abc import Iterable
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import resource_tracker
 from typing import Any
@@ -30,8 +32,9 @@ from uno_attack.actions import Action
 from uno_attack.bots import Player, SmartBot
 from uno_attack.engine import Round
 
-#: What the fork server imports once, so that each thinking process starts ready.
-PRELOAD = ["uno_attack.thinker"]
+#: What the fork server imports once, in order: first what lowers its priority, then
+#: what each thinking process needs, so that it starts ready.
+PRELOAD = ["uno_attack.lowest_priority", "uno_attack.thinker"]
 
 
 class Thinker:
@@ -69,11 +72,8 @@ class Thinker:
             if self._closed:
                 raise CancelledError
             if self._pool is None:
-                _start_resource_tracker()
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(PRELOAD)
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context,
-                                                 initializer=_lowest_priority)
+                context = _fork_server()
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
             pool = self._pool
         try:
             thought = pool.submit(choose, bot, game, seat)
@@ -99,6 +99,31 @@ def searches(bot: Player) -> bool:
     return isinstance(bot, SmartBot)
 
 
+def prepare(kinds: Iterable[str]) -> bool:
+    """If a bot of one of these kinds searches, start the fork server and return once it
+    is ready (it forked a first process, which ends at once); whether it did. Calling it
+    again only forks that process again."""
+    if SmartBot.kind not in kinds:
+        return False
+    ready = _fork_server().Process(target=_ready, name="uno-attack-fork-server-ready")
+    ready.start()  # once the server has imported the game: it forks only after that
+    ready.join()
+    return True
+
+
+def _ready() -> None:
+    """In the fork server's first process: nothing (it started, so the server is ready)."""
+
+
+def _fork_server() -> multiprocessing.context.ForkServerContext:
+    """The fork server's context, with its preload set and the resource tracker (which
+    the server needs) started."""
+    _start_resource_tracker()
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return context
+
+
 def choose(bot: Player, game: Round, seat: int) -> tuple[Action, Any]:
     """In the thinking process: the bot's choice, and the bot as it is after it."""
     return bot.choose(game, seat, game.legal_actions()), bot
@@ -120,11 +145,3 @@ def _start_resource_tracker() -> None:
         resource_tracker.ensure_running()
     finally:
         sys.stderr = captured
-
-
-def _lowest_priority() -> None:
-    """Lower the thinking process's priority as far as it goes (the table's process comes
-    first), where that is allowed: the host's systemd unit forbids ``setpriority``, and
-    a search at the usual priority still leaves the table's GIL alone."""
-    with contextlib.suppress(OSError):
-        os.nice(19)

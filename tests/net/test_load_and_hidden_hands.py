@@ -41,16 +41,25 @@ async def test_no_message_holds_a_card_of_another_seats_hand(
     sent: list[tuple[int | None, str, list[list[str]], list[str], bool]] = []
     async with running_host(config) as host:
         flow = host.flow
-        put = Connection._put
+        put, next_view = Connection._put, Connection.next_view
 
-        def recording_put(self: Connection, item: str | tuple[int, str]) -> None:
+        def record(conn: Connection, item: str | tuple[int, str]) -> None:
             game = flow.game
-            seat = flow.seat_of(self.player) if self.player is not None else None
+            seat = flow.seat_of(conn.player) if conn.player is not None else None
             sent.append((seat, wire_text(item), [[c.code for c in h] for h in game.hands],
                          [c.code for c in game.discard], game.over))
+
+        def recording_put(self: Connection, item: str | tuple[int, str]) -> None:
+            record(self, item)
             put(self, item)
 
+        def recording_next_view(self: Connection, body: str) -> tuple[int, str]:
+            item = next_view(self, body)
+            record(self, item)
+            return item
+
         monkeypatch.setattr(Connection, "_put", recording_put)
+        monkeypatch.setattr(Connection, "next_view", recording_next_view)
         ann, bob = await connect(url_of(host, "Ann")), await connect(url_of(host, "Bob"))
         second_phone = await connect(url_of(host, "Ann"))
         watch = await connect(url_of(host, None))

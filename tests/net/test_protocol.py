@@ -355,7 +355,7 @@ async def test_a_connection_that_stops_reading_is_cut_off_without_a_close_frame(
     ws, transport = StuckSocket(), Transport()
     conn = Connection(ws, None, "test", transport)  # type: ignore[arg-type]
     for _ in range(7):
-        conn.send_view('{"type":"view"}')
+        conn.deliver(conn.next_view('{"type":"view"}'))
     await asyncio.sleep(0)
     assert transport.aborted
     assert ws.closed_with is None  # no close frame to wait on

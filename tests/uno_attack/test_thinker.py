@@ -3,7 +3,11 @@ chooses as it would in this one."""
 
 from __future__ import annotations
 
-from concurrent.futures import CancelledError
+import multiprocessing
+import os
+import subprocess
+import sys
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 
 import pytest
 
@@ -80,10 +84,36 @@ def test_a_closed_thinker_searches_no_more() -> None:
     assert not thinker.started
 
 
-def test_a_process_that_may_not_lower_its_priority_still_thinks(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    def refused(increment: int) -> int:  # as seccomp answers under the host's unit
-        raise PermissionError(1, "Operation not permitted")
+def _priorities() -> tuple[int, int]:
+    """In a process of the fork server: its priority and the server's (its parent's)."""
+    return os.getpriority(os.PRIO_PROCESS, 0), os.getpriority(os.PRIO_PROCESS, os.getppid())
 
-    monkeypatch.setattr("uno_attack.thinker.os.nice", refused)
-    thinking._lowest_priority()  # no error: the pool's start would fail with one
+
+def test_prepare_readies_a_fork_server_at_the_lowest_priority_for_searching_bots() -> None:
+    assert thinking.prepare(["basic", "smart"])
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        assert pool.submit(_priorities).result(timeout=60) == (19, 19)
+    assert os.getpriority(os.PRIO_PROCESS, 0) < 19  # only the server imports what nices
+
+
+def test_prepare_for_bots_that_do_not_search_starts_no_fork_server() -> None:
+    script = ("from multiprocessing import forkserver\n"
+              "from uno_attack import thinker\n"
+              "print(thinker.prepare(['basic', 'random', 'rule']),"
+              " forkserver._forkserver._forkserver_pid)")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert run.stdout.split() == ["False", "None"]
+
+
+def test_a_fork_server_that_may_not_lower_its_priority_still_starts() -> None:
+    script = ("import os\n"
+              "def refused(increment):  # as seccomp answers under the host's unit\n"
+              "    raise PermissionError(1, 'Operation not permitted')\n"
+              "os.nice = refused\n"
+              "import uno_attack.lowest_priority\n"
+              "print(os.getpriority(os.PRIO_PROCESS, 0))")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert run.stdout.strip() == str(os.getpriority(os.PRIO_PROCESS, 0))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import gc
 import ipaddress
 import logging
 import os
@@ -28,6 +29,7 @@ from typing import TextIO
 
 from aiohttp import web
 
+from uno_attack import thinker
 from uno_attack.errors import UnoAttackError
 from uno_attack.flow import Clock, FlowSettings, TableFlow
 from uno_attack.journal import SaveError, SaveLock, check_save_file, keep_previous
@@ -175,6 +177,9 @@ class Host:
         self.config = config
         self.out = out
         self.session = open_session(config, launcher=launcher)
+        # the bots' fork server (for a table whose bots, or people's stand-ins, search)
+        # is ready before the host listens: its start no longer lands on the first moves
+        thinker.prepare([*self.session.kinds, self.session.config.bots])
         if self.session.journal is not None:  # a save that fails is said in the log at once
             self.session.journal.listener = lambda failure: self.say(
                 f"⚠ {failure}; the table goes on" if failure else "saved again")
@@ -223,6 +228,11 @@ class Host:
             self.lobby_task = asyncio.create_task(self.lobby.run())
         self.task = asyncio.create_task(self.flow.run())
         self.task.add_done_callback(self._table_ended)
+        # What the host built to start (the modules, the app, the session: some 50,000
+        # objects) is left out of the collector's full passes, each of which walked it
+        # again: at a tenth of a core one such pass held the loop for 350 ms mid-round.
+        gc.collect()
+        gc.freeze()
         return join_lines(self.flow, self.tokens, f"http://{address}:{self.port}")
 
     def _table_ended(self, task: asyncio.Task[None]) -> None:
@@ -249,6 +259,7 @@ class Host:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        gc.unfreeze()  # for a process that goes on (a test, a program hosting tables)
 
     def operator_line(self, line: str) -> None:
         """A line typed at the host's terminal; in the lobby, Enter or ``start`` deals."""

@@ -94,10 +94,11 @@ class Connection:
         self.drainer: asyncio.Task[None] | None = None
         self.writer = asyncio.create_task(self._write())
 
-    def send_view(self, body: str) -> None:
-        """Queue a view (``body`` is its JSON without the connection's ``seq``)."""
+    def next_view(self, body: str) -> tuple[int, str]:
+        """A view to :meth:`deliver` (``body`` is its JSON without the connection's
+        ``seq``), with the connection's next ``seq``."""
         self.seq += 1
-        self._put((self.seq, body))
+        return self.seq, body
 
     def send(self, message: Mapping[str, Any]) -> None:
         self._put(json.dumps(message, **_JSON))  # type: ignore[arg-type]
@@ -114,9 +115,10 @@ class Connection:
         self.send(message)
 
     def _put(self, item: str | tuple[int, str]) -> None:
-        self.after_saves(partial(self._queue, item))
+        self.after_saves(partial(self.deliver, item))
 
-    def _queue(self, item: str | tuple[int, str]) -> None:
+    def deliver(self, item: str | tuple[int, str]) -> None:
+        """Queue a message for the peer now (see :attr:`TableServer.after_saves`)."""
         if self.too_slow:
             return
         if self.queue.qsize() >= MAX_BACKLOG:  # a reader this far behind is let go
@@ -364,12 +366,16 @@ class TableServer:
         self._change = asyncio.Event()
 
     def _send_views(self, connections: list[Connection]) -> None:
+        """Each connection's view, its JSON made once per seat; all of them go out at once
+        when the journal holds the change (one wait, not one per watcher), the people at
+        the table first (a watcher does nothing with it)."""
         flow = self.flow
         game = flow.game
         facts = flow.facts()
         lobby = self.lobby.fields() if self.lobby is not None and self.lobby.open else None
         bodies: dict[int | None, str] = {}
-        for conn in connections:
+        ready: list[tuple[Connection, tuple[int, str]]] = []
+        for conn in sorted(connections, key=lambda c: c.player is None):
             seat = flow.seat_of(conn.player) if conn.player is not None else None
             body = bodies.get(seat)
             if body is None:
@@ -380,9 +386,15 @@ class TableServer:
                         view["legal"] = []
                 body = json.dumps(view, **_JSON)  # type: ignore[arg-type]
                 bodies[seat] = body
-            conn.send_view(body)
+            ready.append((conn, conn.next_view(body)))
+        self.after_saves(partial(_deliver_all, ready))
 
     async def _close_all(self, app: web.Application) -> None:
         """Shutting down: every connection gets a close frame (1001, going away)."""
         await asyncio.gather(*(conn.close(WSCloseCode.GOING_AWAY, b"the host is closing")
                                for conn in list(self.connections)), return_exceptions=True)
+
+
+def _deliver_all(ready: list[tuple[Connection, tuple[int, str]]]) -> None:
+    for conn, item in ready:
+        conn.deliver(item)
