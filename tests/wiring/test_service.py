@@ -123,7 +123,9 @@ def test_systemd_verifies_the_host_unit_and_rates_it(tmp_path: Path) -> None:
     unit = written(tmp_path, "host", ["--humans", "Ann,Bob", "--players", "4"])
     run = analyze("verify", unit=unit)
     assert run.returncode == 0, run.stderr
-    assert exposure(unit) <= 1.5  # 1.5 OK: a network service cannot have PrivateNetwork
+    # 1.6 OK: a network service cannot have PrivateNetwork, and a search bot's process may
+    # lower its own priority (setpriority, of @resources) so the table's work comes first
+    assert exposure(unit) <= 1.6
 
 
 def test_options_after_the_double_dash_reach_the_command_as_given(tmp_path: Path) -> None:
