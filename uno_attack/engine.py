@@ -160,24 +160,17 @@ class Round:
             raise ValueError("a round needs a starter card")
         options = game.options = options or Options()
         options.check_players(n)
-        game.rules = rules = rule_set(options.rules)
-        game._kinds = rules.kinds_for(options)
-        setup_ref = rules.refs["setup"]
+        game.players = n
+        game._derive()
+        kinds = game._kinds
+        setup_ref = game.rules.refs["setup"]
         for card in starters[:-1]:
-            if not game._kinds[card].put_back:
+            if not kinds[card].put_back:
                 raise ValueError(f"starter {card} was followed by another starter, but only "
                                  f"a card that is put back may be ({setup_ref})")
-        if game._kinds[starters[-1]].put_back:
+        if kinds[starters[-1]].put_back:
             raise ValueError(f"the last starter {starters[-1]} must be put back and the next "
                              f"card turned ({setup_ref})")
-        game.players = n
-        game._matching = rules.matching
-        game._ways = _seat_plays(rules, n, _seat_naming(game._kinds))
-        game._take = _take_actions(rules.unit, n)
-        house = game._house = house_for(options)
-        game._fast_phase = Phase.PLAY if house.fast_play else None
-        game._follow_take = house.follow_take
-        game._after_plays = house.after_plays
         game.dealer = dealer
         game.hands = [list(hand) for hand in hands]
         game.stock = deque(stock)
@@ -185,6 +178,25 @@ class Round:
         game.discard = [starters[-1]]
         game._start(starters[-1])
         return game
+
+    def _derive(self) -> None:
+        """Build what follows from the options and the number of seats: the rule set, the
+        kinds, the plays of each seat and card, the takes, the house rules' hooks."""
+        options = self.options
+        self.rules = rules = rule_set(options.rules)
+        self._kinds = rules.kinds_for(options)
+        self._matching = rules.matching
+        self._ways = _seat_plays(rules, self.players, _seat_naming(self._kinds))
+        self._take = _take_actions(rules.unit, self.players)
+        house = self._house = house_for(options)
+        self._fast_phase = Phase.PLAY if house.fast_play else None
+        self._follow_take = house.follow_take
+        self._after_plays = house.after_plays
+
+    def __reduce__(self) -> tuple[Callable[[dict[str, object]], Round], tuple[dict[str, object]]]:
+        """Pickled as its state alone: what :meth:`_derive` builds (most of its bytes) is
+        built again where it is loaded, in a search bot's process at each of its moves."""
+        return _unpickled, ({name: getattr(self, name) for name in _STATE},)
 
     def _start(self, starter: Card) -> None:
         """Apply the starter's effect (RULES.md 3, VARIANTS.md A3: the starter tables)."""
@@ -1098,6 +1110,21 @@ class Round:
         if self.owed:
             lines.append(f"owed: {self.owed_list()}")
         return "\n".join(lines)
+
+
+#: What a round's state is made of; every other slot follows from it (:meth:`Round._derive`).
+_STATE = ("arrived", "color", "dealer", "direction", "discard", "hands", "options", "out_by",
+          "out_value", "owed", "phase", "players", "steps", "stock", "turn", "uno_seat",
+          "winner")
+
+
+def _unpickled(state: dict[str, object]) -> Round:
+    """A round from its pickled state (:meth:`Round.__reduce__`)."""
+    game = Round.__new__(Round)
+    for name, value in state.items():
+        setattr(game, name, value)
+    game._derive()
+    return game
 
 
 def _seat_naming(kinds: dict[Card, Kind]) -> frozenset[str]:

@@ -14,6 +14,7 @@ option is covered by itself):
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 import re
 from collections import Counter
@@ -180,6 +181,34 @@ class TestCardsAccountedFor:
             random_step(game, rng)
             assert all_cards(game) == deck
             assert game.card_count() == len(game.rules.deck)
+
+
+class TestPickling:
+    @SETTINGS
+    @given(dealt_rounds(), st.integers(0, 150))
+    def test_a_pickled_round_is_the_same_round_and_plays_on_alike(
+        self, dealt: tuple[Round, random.Random], steps: int
+    ) -> None:
+        """A search bot's process gets the round pickled (its state alone): it must list
+        the same moves and play on exactly as the original does, to the end."""
+        game, rng = dealt
+        for _ in range(steps):
+            if game.over:
+                break
+            random_step(game, rng)
+        data = pickle.dumps(game)
+        assert b"_ways" not in data and b"_matching" not in data  # built again on loading
+        other = pickle.loads(data)
+        assert other == game
+        twin = random.Random(steps)
+        rng = random.Random(steps)
+        for _ in range(STEPS):
+            assert other.legal_actions() == game.legal_actions()
+            if game.over:
+                break
+            random_step(game, rng)
+            random_step(other, twin)
+            assert other.snapshot() == game.snapshot()
 
 
 class TestLegality:
