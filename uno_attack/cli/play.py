@@ -5,7 +5,8 @@ The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 ``--resume`` continues it exactly where it stopped. A new game keeps the last one as
 ``game.previous.json`` beside it, and asks first when that one was not finished. Every
 finished round and match is recorded in the player store (``--db FILE``; ``--no-record``
-to play without it).
+to play without it). Without ``--humans``, the people are those named last time
+(``settings.toml``); a first run asks them.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
 from uno_attack.cli import rule_options, table_args
 from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
+from uno_attack.config import load_settings, save_settings
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_file, keep_previous
 from uno_attack.launcher import Launcher
@@ -30,6 +33,7 @@ from uno_attack.store import default_db_path
 from uno_attack.tui.app import NewGame, UnoAttackApp
 from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.start import SavedGameOffer
+from uno_attack.wording import YOU
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
-    add_table_arguments(parser, humans="You",
+    add_table_arguments(parser, humans=YOU,
                         humans_help="people at this keyboard (hot-seat; 'none': only bots, "
                                     "to watch)",
                         bots_help="the bots' kind (default basic)")
@@ -77,6 +81,9 @@ def _config(argv: list[str], *, open_launcher: bool = False
     too: opened and closed again)."""
     args = build_parser().parse_args(argv)
     humans = table_args.people(args, bots_only="none")
+    remembered = load_settings().names
+    if args.humans == YOU and remembered and not args.resume:  # no --humans: as last time
+        humans = list(remembered)
     shorthands: list[str] = []
     if args.match is not None:
         shorthands.append(f"match={args.match}")
@@ -124,7 +131,12 @@ def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttack
         return LocalTable(Session.resume(config, launcher=launchers.pop() if launchers
                                          else None))
 
-    new_game = NewGame(config, open_table, preset=args.preset, ask=not args.quick)
+    def remember(names: list[str]) -> str | None:
+        return save_settings(replace(load_settings(), names=tuple(names)))
+
+    first_run = args.humans == YOU and not load_settings().names
+    new_game = NewGame(config, open_table, preset=args.preset, ask=not args.quick,
+                       ask_names=first_run and not args.quick, remember=remember)
     if args.resume:
         return UnoAttackApp(resume_saved(), new_game=new_game)
     unfinished = unfinished_game(save)
