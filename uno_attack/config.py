@@ -22,7 +22,7 @@ import reprlib
 import stat
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +179,12 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     except OSError as exc:
         return f"{path}: cannot keep the settings: {exc.strerror}"
     return None
+
+
+def update_settings(**changes: Any) -> str | None:
+    """Change some settings and keep the others; what went wrong, or ``None``."""
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        return str(exc)
+    return save_settings(replace(settings, **changes))

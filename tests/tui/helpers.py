@@ -47,15 +47,17 @@ def game_config(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: in
 
 
 def make_app(tmp_path: Path, *, the_deal: Transcript | None = None,
-             launcher_object: Launcher | None = None, **config: Any) -> UnoAttackApp:
+             launcher_object: Launcher | None = None, sorted_hand: bool = False,
+             **config: Any) -> UnoAttackApp:
     """The app at a table as ``uno-attack play --quick`` opens it (see :func:`game_config`),
-    dealt ``the_deal`` if one is given."""
+    dealt ``the_deal`` if one is given, the hand shown as dealt unless ``sorted_hand``
+    (tests place cards by where they were dealt)."""
     session = Session(game_config(tmp_path, **config), launcher=launcher_object)
     if the_deal is not None:
         session.use_deal(the_deal)
     else:
         session.start_round()
-    return UnoAttackApp(LocalTable(session))
+    return UnoAttackApp(LocalTable(session), sorted_hand=sorted_hand)
 
 
 def table(app: UnoAttackApp) -> LocalTable:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
 from uno_attack.cli import rule_options, table_args
 from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
-from uno_attack.config import load_settings, save_settings
+from uno_attack.config import load_settings, update_settings
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_file, keep_previous
 from uno_attack.launcher import Launcher
@@ -131,20 +130,27 @@ def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttack
         return LocalTable(Session.resume(config, launcher=launchers.pop() if launchers
                                          else None))
 
-    def remember(names: list[str]) -> str | None:
-        return save_settings(replace(load_settings(), names=tuple(names)))
-
-    first_run = args.humans == YOU and not load_settings().names
+    settings = load_settings()
+    first_run = args.humans == YOU and not settings.names
     new_game = NewGame(config, open_table, preset=args.preset, ask=not args.quick,
-                       ask_names=first_run and not args.quick, remember=remember)
+                       ask_names=first_run and not args.quick,
+                       remember=lambda names: update_settings(names=tuple(names)))
+
+    def app(table: LocalTable | None = None, offer: SavedGameOffer | None = None
+            ) -> UnoAttackApp:
+        return UnoAttackApp(table, new_game=new_game, offer=offer,
+                            sorted_hand=settings.hand_order == "sorted",
+                            keep_order=lambda sorted_hand: update_settings(
+                                hand_order="sorted" if sorted_hand else "dealt"))
+
     if args.resume:
-        return UnoAttackApp(resume_saved(), new_game=new_game)
+        return app(resume_saved())
     unfinished = unfinished_game(save)
     if unfinished is not None:
-        return UnoAttackApp(new_game=new_game, offer=SavedGameOffer(unfinished, resume_saved))
+        return app(offer=SavedGameOffer(unfinished, resume_saved))
     if args.quick:
-        return UnoAttackApp(open_table(config), new_game=new_game)
-    return UnoAttackApp(new_game=new_game)
+        return app(open_table(config))
+    return app()
 
 
 def unfinished_game(save: Path) -> SavedGame | None:

@@ -53,15 +53,23 @@ class UnoAttackApp(App[None]):
     whether to resume an unfinished game; else ``new_game`` asks for a match. Without
     ``new_game``, "New match" on the last scoreboard quits. ``start_error`` is why a game
     could not start (a save, path or launcher that cannot be used: exit status 2).
+    ``sorted_hand`` is the hand's order (else as dealt: ``play`` passes the remembered
+    choice, sorted at first), and ``keep_order`` remembers a change of it (saying what went
+    wrong, if anything).
     """
 
     CSS_PATH = Path(__file__).with_name("uno_attack.tcss")  # also for subclasses elsewhere
     TITLE = "UNO Attack"
 
     def __init__(self, table: TableControl | None = None, *,
-                 new_game: NewGame | None = None, offer: SavedGameOffer | None = None) -> None:
+                 new_game: NewGame | None = None, offer: SavedGameOffer | None = None,
+                 sorted_hand: bool = False,
+                 keep_order: Callable[[bool], str | None] = lambda sorted_hand: None
+                 ) -> None:
         super().__init__()
         self.table = table
+        self.sorted_hand = sorted_hand  # the hand's order at the next table (t changes it)
+        self._keep_order = keep_order
         self.new_game = new_game
         self.offer = offer
         self.table_screen: TableScreen | None = None
@@ -135,7 +143,8 @@ class UnoAttackApp(App[None]):
     async def open_table(self, table: TableControl) -> None:
         """Show this table and run its loop (its flow, or its connection)."""
         self.table = table
-        self.table_screen = TableScreen(table)
+        self.table_screen = TableScreen(table, sorted_hand=self.sorted_hand,
+                                        keep_order=self._order_changed)
         await self.push_screen(self.table_screen, self._table_closed)
         self._worker = self.run_worker(table.run(), name="table", group="table")
         # What is made by now (Textual, the game's modules, the table) lives as long as
@@ -144,6 +153,10 @@ class UnoAttackApp(App[None]):
         # Frozen once the table is drawn, a collection goes through only what came since
         # (until the table closes: then its cycles can be collected again).
         self.call_after_refresh(self._freeze_heap, self.table_screen)
+
+    def _order_changed(self, sorted_hand: bool) -> str | None:
+        self.sorted_hand = sorted_hand
+        return self._keep_order(sorted_hand)
 
     def _freeze_heap(self, table_screen: TableScreen) -> None:
         if self.table_screen is table_screen:  # (not closed meanwhile)

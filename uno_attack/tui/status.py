@@ -76,7 +76,8 @@ def status_line(seen: Seen) -> str:
     if phase == "chain":
         return f"{you} {take} on until a playable card comes: Space."
     turn_words = "Your turn" if solo or name == YOU else f"{name}, your turn"
-    keys = "←→ Home End Enter, 1-9, click" if len(seen.hand) > 10 else "←→ Enter, 1-9, click"
+    keys = "←→ Home End Enter, 1-9, a code (R5), click" if len(seen.hand) > 10 \
+        else "←→ Enter, 1-9, click"
     text = f"{turn_words}: play a ✓ card ({keys}) or {take} (Space)"
     if seen.rules.options.multi_play != "off":
         text += "; a: add a card to a play of several"

@@ -6,7 +6,9 @@ It draws what its :class:`~uno_attack.tui.control.TableControl` shows (one seat'
 and sends actions as text; whether an action is allowed is always the engine's answer,
 shown as the reason when it is not. What a card needs when played (a colour, a seat) is
 the rule set's answer. The screen's own state is reactive: the table as last seen, the
-message, UNO armed, the cards picked for a play of several.
+message, UNO armed, the cards picked for a play of several. The hand is shown sorted (or
+as dealt: ``t``), its new cards marked; a card's code typed (``R5``, ``WF``) moves the
+cursor onto it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -24,6 +27,7 @@ from textual.widgets import Label, RichLog, Static
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
 from uno_attack.options import Options
+from uno_attack.tui.arrivals import Arrivals, in_order
 from uno_attack.tui.control import TableControl
 from uno_attack.tui.screens.dialogs import (
     HandoffScreen,
@@ -65,6 +69,8 @@ class TableScreen(Screen[str]):
         Binding("right", "move(1)", "Card", show=False, priority=True),
         Binding("home", "move_to(0)", "First card", show=False, priority=True),
         Binding("end", "move_to(-1)", "Last card", show=False, priority=True),
+        Binding("pageup", "page(-1)", "Cards above", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Cards below", show=False, priority=True),
         Binding("enter", "play_selected", "Play"),
         Binding("a", "pick", "Add to play"),
         Binding("space", "take('press')", "Press"),  # the footer names the rule set's
@@ -77,6 +83,7 @@ class TableScreen(Screen[str]):
         Binding("o", "go_out", "Go out"),
         Binding("question_mark", "help", "Help"),
         Binding("s", "stats", "Stats", show=False),
+        Binding("t", "toggle_order", "Order", show=False),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str((i + 1) % 10), f"play_index({i})", show=False) for i in range(10)],
     ]
@@ -86,9 +93,15 @@ class TableScreen(Screen[str]):
     uno_armed: reactive[bool] = reactive(False, init=False)  # call UNO with the next play
     picked: reactive[tuple[int, ...]] = reactive((), init=False)  # a play of several cards
 
-    def __init__(self, table: TableControl) -> None:
+    def __init__(self, table: TableControl, *, sorted_hand: bool = False,
+                 keep_order: Callable[[bool], str | None] = lambda sorted_hand: None) -> None:
         super().__init__()
         self.table = table
+        self.sorted_hand = sorted_hand
+        self._keep_order = keep_order   # remembers a change of order for the next game
+        self.shown: tuple[Card, ...] = ()  # the hand as the screen shows it, in its order
+        self._arrivals: dict[int, Arrivals] = {}  # by seat (hot-seat: each their own)
+        self.typed = ""                    # a card's code being typed, to jump to it
         self.log_lines: list[str] = []  # everything the log showed, unwrapped
         self._logged = 0                # lines of the table's whole log written so far
         self._asked: set[tuple[object, ...]] = set()  # questions already put
@@ -188,15 +201,27 @@ class TableScreen(Screen[str]):
         launcher.ready = seen.my_turn
         self.query_one("#launcher").border_title = (
             "Launcher" if seen.take_verb == "press" else "Draw pile")
-        hand = self.query_one(HandView)
-        hand.rules = seen.rules.rules
-        hand.hidden = seen.seat is None or seen.hidden
-        cards = () if hand.hidden else seen.hand
-        hand.cards = cards
-        hand.playable = frozenset(i for i, card in enumerate(cards) if card in seen.playable)
+        self._draw_hand(seen)
         self._draw_hand_title(seen)
         self._draw_status()
         self.query_one("#hand-panel").set_class(seen.my_turn, "-your-turn")
+
+    def _draw_hand(self, seen: Seen) -> None:
+        hand = self.query_one(HandView)
+        hand.rules = seen.rules.rules
+        hand.hidden = seen.seat is None or seen.hidden
+        cards = self.shown = () if hand.hidden else in_order(seen.hand,
+                                                             sorted_hand=self.sorted_hand)
+        arrived: frozenset[int] = frozenset()
+        if seen.seat is not None and not hand.hidden:
+            arrivals = self._arrivals.setdefault(seen.seat, Arrivals())
+            arrivals.update(seen.step[0], seen.hand, my_turn=seen.my_turn)
+            arrived = arrivals.marked(cards)
+        with self.app.batch_update():
+            hand.cards = cards
+            hand.arrived = arrived
+            hand.playable = frozenset(i for i, card in enumerate(cards)
+                                      if card in seen.playable)
 
     def _draw_hand_title(self, seen: Seen) -> None:
         seat = seen.seat
@@ -207,9 +232,13 @@ class TableScreen(Screen[str]):
             whose = "Your" if len(seen.people) <= 1 else f"{name}'s"
             title = (f"{whose} hand · {count(len(seen.hand), 'card')} · "
                      f"{seen.view['scores'][seat]} pts")
+            if self.query_one(HandView).arrived:
+                title += " · • just came"
             level = seen.levels.get(name)
             if level is not None:
                 title += f" · {level}"
+        if self.typed:
+            title += f" · going to {self.typed}…"
         if self.uno_armed:
             title += " · UNO! armed for your next play"
         if seen.note:
@@ -227,7 +256,7 @@ class TableScreen(Screen[str]):
             return "Connecting to the table…"
         text = status_line(seen)
         if self.picked:
-            cards = [seen.hand[i].code for i in self.picked if i < len(seen.hand)]
+            cards = [self.shown[i].code for i in self.picked if i < len(self.shown)]
             text = (f"To play together: {' '.join(cards)} (a: add or drop the card under "
                     "the cursor, Enter: play them).")
         return text
@@ -351,12 +380,12 @@ class TableScreen(Screen[str]):
     def play_card(self, index: int) -> None:
         """Play this card of the hand, or the cards picked with it for a play of several."""
         seen = self._hand_shown()
-        if seen is None or index >= len(seen.hand):
+        if seen is None or index >= len(self.shown):
             return
         picked = list(self.picked)
         if picked and index not in picked:
             picked.append(index)
-        self._play(tuple(seen.hand[i] for i in picked) if picked else (seen.hand[index],))
+        self._play(tuple(self.shown[i] for i in picked) if picked else (self.shown[index],))
 
     def _play(self, cards: tuple[Card, ...]) -> None:
         """Ask what the cards need (a colour, a seat: the rule set says), then play them;
@@ -426,12 +455,60 @@ class TableScreen(Screen[str]):
         hand = self.query_one(HandView)
         hand.cursor = index if index >= 0 else len(hand.cards) + index
 
+    def action_page(self, pages: int) -> None:
+        """PgUp and PgDn: the cursor a panel's height of cards up or down."""
+        hand = self.query_one(HandView)
+        panel = self.query_one("#hand-panel")
+        rows = max(1, (panel.scrollable_content_region.height - 1) // hand.row_height())
+        hand.cursor += pages * rows * hand.per_row()
+
+    def action_toggle_order(self) -> None:
+        """``t``: the hand sorted, or as dealt; the choice is kept for the next game."""
+        self.sorted_hand = not self.sorted_hand
+        self.picked = ()  # picked by place in the other order
+        problem = self._keep_order(self.sorted_hand)
+        self.message = problem or ("Your hand is sorted by colour and value (t: as dealt)."
+                                   if self.sorted_hand else
+                                   "Your hand is as dealt, new cards last (t: sorted).")
+        if self.seen is not None:
+            self._draw_hand(self.seen)
+
+    def on_key(self, event: events.Key) -> None:
+        """A card's code typed (a colour letter, then its symbol: ``R5``, ``WF``) moves
+        the cursor onto the first card it fits; Esc or a key that fits none stops."""
+        char = (event.character or "").upper()
+        if not self.typed and (len(char) != 1 or char not in "RYGBW" or not self.shown):
+            return
+        if self.typed and (len(char) != 1 or not char.isprintable() or char == " "):
+            self.typed = ""  # Enter plays the card reached, Esc only stops
+            if self.seen is not None:
+                self._draw_hand_title(self.seen)
+            if event.key == "escape":
+                event.stop()
+            return
+        event.stop()
+        event.prevent_default()
+        typed = self.typed + char
+        matches = [i for i, card in enumerate(self.shown) if card.code.startswith(typed)]
+        if typed and matches:
+            self.query_one(HandView).cursor = matches[0]
+            done = any(self.shown[i].code == typed for i in matches) and not any(
+                len(self.shown[i].code) > len(typed) for i in matches)
+            self.typed = "" if done else typed
+            self.message = ""
+        else:
+            if typed:
+                self.message = f"No card {typed} in your hand."
+            self.typed = ""
+        if self.seen is not None:
+            self._draw_hand_title(self.seen)
+
     def action_play_selected(self) -> None:
         """Enter: play the cards picked with ``a`` (just those), or the card under the
         cursor."""
         seen = self._hand_shown()
         if self.picked and seen is not None:
-            self._play(tuple(seen.hand[i] for i in self.picked if i < len(seen.hand)))
+            self._play(tuple(self.shown[i] for i in self.picked if i < len(self.shown)))
         else:
             self.play_card(self.query_one(HandView).cursor)
 
