@@ -20,7 +20,6 @@ from uno_attack.tui.arrivals import Arrivals, in_order
 from uno_attack.tui.widgets.hand import HandView
 from uno_attack.tui.widgets.seats import SeatBadge
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 #: 30 cards of the Attack deck, dealt in no order
 BIG = [f"{c}{s}" for c in "RYG" for s in "123456789"] + ["BD", "WF", "W"]
 random.Random(5).shuffle(BIG)
@@ -44,7 +43,6 @@ def test_a_sorted_30_card_hand_at_80_by_24_is_read_and_reached_whole(tmp_path: P
         assert [card.code for card in view.cards] == SORTED
         badge = next(b for b in screen(app).query(SeatBadge) if b.info is not None)
         assert "10+ 12 cards" in badge.render().plain  # the opponent's count, loudly
-        (DOCS / "big-hand.svg").write_text(app.export_screenshot())
         # every card, reached by End, Home and the arrows, is on screen, code and label
         await pilot.press("end")
         assert view.cursor == 29

@@ -30,16 +30,19 @@ class NamesScreen(OnceScreen[list[str]]):
             yield Label("Your records and level are kept under this name; change it on "
                         "the new-game screen.", classes="muted")
 
+    def on_mount(self) -> None:
+        self.query_one("#names-problem").display = False
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        problem = self.query_one("#names-problem", Label)
         try:
             names = parse_people(event.value)
+            if not names:
+                raise UnoAttackError("type at least one name")
         except UnoAttackError as exc:
+            problem = self.query_one("#names-problem", Label)
             problem.update(f"⚠ {exc}")
-            return
-        if not names:
-            problem.update("⚠ type at least one name")
+            problem.display = True
             self.app.bell()
             return
         self.dismiss(names)
