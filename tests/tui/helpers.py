@@ -38,11 +38,11 @@ def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
 def game_config(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: int = 4,
                 bots: str = "basic", launcher: str = "fixed:1", seed: int = 1,
                 catch_delay: float = 0.0, options: Options | None = None,
-                db: Path | None = None) -> GameConfig:
-    """A game as ``uno-attack play`` would be asked for it, with no delays and no
-    animation (recording in the player store ``db`` if one is given)."""
+                db: Path | None = None, bot_delay: float = 0.0) -> GameConfig:
+    """A game as ``uno-attack play`` would be asked for it, with no delays (unless
+    ``bot_delay``) and no animation (recording in the player store ``db`` if one is given)."""
     return GameConfig(humans=list(humans), players=players, bots=bots, launcher=launcher,
-                      seed=seed, save=tmp_path / "game.json", db=db, bot_delay=0.0,
+                      seed=seed, save=tmp_path / "game.json", db=db, bot_delay=bot_delay,
                       catch_delay=catch_delay, animate=False, options=options or Options())
 
 

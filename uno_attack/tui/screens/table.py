@@ -13,6 +13,7 @@ cursor onto it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from rich.text import Text
@@ -29,9 +30,11 @@ from uno_attack.cards import COLORS, Card, Color
 from uno_attack.options import Options
 from uno_attack.tui.arrivals import Arrivals, in_order
 from uno_attack.tui.control import TableControl
+from uno_attack.tui.hints import Hint, Hinting, hint_lines, say_move
 from uno_attack.tui.screens.dialogs import (
     HandoffScreen,
     HelpScreen,
+    HintScreen,
     LauncherProblemScreen,
     QuitScreen,
     RevealScreen,
@@ -84,6 +87,7 @@ class TableScreen(Screen[str]):
         Binding("question_mark", "help", "Help"),
         Binding("s", "stats", "Stats", show=False),
         Binding("t", "toggle_order", "Order", show=False),
+        Binding("h", "hint", "Hint"),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str((i + 1) % 10), f"play_index({i})", show=False) for i in range(10)],
     ]
@@ -621,6 +625,26 @@ class TableScreen(Screen[str]):
             self.app.install_screen(help_screen, f"help-{id(self)}")
         help_screen.prerender()
         return help_screen
+
+    def action_hint(self) -> None:
+        """``h``: what the hard bot would do in your place, worked out off the event loop."""
+        table = self.table
+        ask = table.hint() if isinstance(table, Hinting) else "No hints at this table."
+        if isinstance(ask, str):
+            self.message = ask
+            return
+        self.message = "The hard bot is thinking about your move…"
+        self.run_worker(self._hint(ask), group="hint", exclusive=True)
+
+    async def _hint(self, ask: Callable[[], Hint]) -> None:
+        seen = self.seen
+        hint = await asyncio.to_thread(ask)
+        if seen is None or self.seen is None or self.seen.step != seen.step:
+            self.message = ""  # the table moved on meanwhile: the hint is stale
+            return
+        self.message = ""
+        self.app.push_screen(HintScreen(hint_lines(hint, lambda action: say_move(
+            action, seen.card_name, seen.names))))
 
     def action_stats(self) -> None:
         records, note = self.table.records()
