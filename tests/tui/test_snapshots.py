@@ -12,7 +12,9 @@ from textual.pilot import Pilot
 
 from tests.tui.helpers import deal, make_app, save_a_game, settle
 from tests.tui.test_sorted_hand import BIG
+from tests.tui.test_watch import _bot_round
 from uno_attack.cli.play import build_app
+from uno_attack.cli.watch import watch_app
 from uno_attack.config import settings_path
 from uno_attack.journal import SaveFailure
 from uno_attack.options import Options
@@ -53,6 +55,11 @@ def test_first_run(snap_compare: Any, tmp_path: Path) -> None:
     settings_path().unlink()
     app = build_app(["--save", str(tmp_path / "game.json"), "--no-record"])
     assert snap_compare(app, terminal_size=(80, 24), press=["A", "n", "n"])
+
+
+def test_watching_a_round(snap_compare: Any) -> None:
+    assert snap_compare(watch_app(_bot_round(), source="round"), terminal_size=(80, 24),
+                        press=["right"] * 5)
 
 
 def test_colour_picker(snap_compare: Any, tmp_path: Path) -> None:

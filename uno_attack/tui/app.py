@@ -143,8 +143,7 @@ class UnoAttackApp(App[None]):
     async def open_table(self, table: TableControl) -> None:
         """Show this table and run its loop (its flow, or its connection)."""
         self.table = table
-        self.table_screen = TableScreen(table, sorted_hand=self.sorted_hand,
-                                        keep_order=self._order_changed)
+        self.table_screen = self.make_table_screen(table)
         await self.push_screen(self.table_screen, self._table_closed)
         self._worker = self.run_worker(table.run(), name="table", group="table")
         # What is made by now (Textual, the game's modules, the table) lives as long as
@@ -153,6 +152,10 @@ class UnoAttackApp(App[None]):
         # Frozen once the table is drawn, a collection goes through only what came since
         # (until the table closes: then its cycles can be collected again).
         self.call_after_refresh(self._freeze_heap, self.table_screen)
+
+    def make_table_screen(self, table: TableControl) -> TableScreen:
+        """The screen over a table (a replay's app has its own)."""
+        return TableScreen(table, sorted_hand=self.sorted_hand, keep_order=self._order_changed)
 
     def _order_changed(self, sorted_hand: bool) -> str | None:
         self.sorted_hand = sorted_hand
