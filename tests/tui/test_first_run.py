@@ -25,7 +25,8 @@ from uno_attack.tui.screens.table import TableScreen
 
 
 def _play(tmp_path: Path, *args: str) -> UnoAttackApp:
-    return build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--bot-delay", "0",
+    return build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--pace", "instant",
+                      "--bot-delay", "0",
                       "--seed", "4", *args])
 
 

@@ -27,7 +27,8 @@ from uno_attack.wording import OPTION_WORDS
 
 
 def _play(tmp_path: Path, *args: str) -> UnoAttackApp:
-    return build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--bot-delay", "0",
+    return build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--pace", "instant",
+                      "--bot-delay", "0",
                       "--seed", "4", *args])
 
 

@@ -193,7 +193,8 @@ def test_resuming_a_finished_round_shows_its_scoreboard(tmp_path: Path) -> None:
         await settle(pilot, lambda: isinstance(first.screen, ScoreboardScreen))
 
     run(finish, first)  # the app is left at the scoreboard, as after a crash there
-    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--bot-delay", "0"])
+    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--pace", "instant",
+                       "--bot-delay", "0"])
 
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: isinstance(again.screen, ScoreboardScreen))

@@ -31,6 +31,7 @@ from uno_attack.session import GameConfig, Session, default_save_path, resume_co
 from uno_attack.store import default_db_path
 from uno_attack.tui.app import NewGame, UnoAttackApp
 from uno_attack.tui.local import LocalTable
+from uno_attack.tui.pace import PACES, paced
 from uno_attack.tui.screens.start import SavedGameOffer
 from uno_attack.wording import YOU
 
@@ -64,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-record", action="store_true",
                         help="play without recording the match in the player store")
     add_pace_arguments(parser)
+    parser.add_argument("--pace", choices=PACES, default="toy",
+                        help="how long a press of the simulated launcher takes: toy (it "
+                             "whirs, then the burst or the click of nothing; default) or "
+                             "instant")
     parser.add_argument("--no-animation", action="store_true", help="no burst animation")
     return parser
 
@@ -123,12 +128,16 @@ def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttack
         assert chosen.save is not None
         keep_previous(chosen.save)
         session = Session(chosen, launcher=launchers.pop() if launchers else None)
+        session.launcher = paced(session.launcher, PACES[args.pace])
         session.start_round()
         return LocalTable(session)
 
     def resume_saved() -> LocalTable:
-        return LocalTable(Session.resume(config, launcher=launchers.pop() if launchers
-                                         else None))
+        session = Session.resume(config, launcher=launchers.pop() if launchers else None)
+        session.launcher = paced(session.launcher, PACES[args.pace])
+        if session.table is not None:  # (the round resumed is on the same launcher)
+            session.table.launcher = session.launcher
+        return LocalTable(session)
 
     settings = load_settings()
     first_run = args.humans == YOU and not settings.names
