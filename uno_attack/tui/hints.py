@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 from uno_attack.actions import Action, Verb
@@ -80,6 +80,8 @@ def hint_lines(hint: Hint, say: Callable[[Action], str]) -> list[str]:
     for choice in hint.choices:
         lines.append(f"  {choice.share:4.0%}  {say(choice.action)} "
                      f"({choice.won} of {choice.playouts})")
+    if replace(hint.pick, uno=False) != hint.choices[0].action:
+        lines.append("It keeps to its usual move unless another wins clearly more often.")
     return lines
 
 
