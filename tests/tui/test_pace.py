@@ -78,6 +78,7 @@ def test_the_screen_stays_live_while_the_launcher_whirs(tmp_path: Path) -> None:
         await pilot.press("space")
         await settle(pilot, lambda: view.busy and view.whir >= 1)
         assert "WHIRR" in view.render().plain
+        assert screen(app).status == "The launcher is running (your press)…"
         await pilot.press("right")  # keys still work while it whirs
         assert hand.cursor == 1
         assert len(game(app).hands[0]) == 2
