@@ -94,6 +94,7 @@ class TableScreen(Screen[str]):
 
     seen: reactive[Seen | None] = reactive(None, always_update=True, init=False)
     message: reactive[str] = reactive("", init=False)  # why a choice was refused …
+    tip: reactive[str] = reactive("", init=False)  # … or news of the screen's own
     uno_armed: reactive[bool] = reactive(False, init=False)  # call UNO with the next play
     picked: reactive[tuple[int, ...]] = reactive((), init=False)  # a play of several cards
 
@@ -150,7 +151,7 @@ class TableScreen(Screen[str]):
             self.query_one("#status", Static).update("Connecting to the table…")
             return
         if old is None or old.step != seen.step or old.note != seen.note:
-            self.message = ""  # said of a table (or a connection) that has changed since
+            self.message = self.tip = ""  # said of a table (or a connection) changed since
             self.picked = ()
         self._draw(seen)
         self._write_log(seen)
@@ -164,6 +165,9 @@ class TableScreen(Screen[str]):
             self.call_after_refresh(self._prepare_help, options)
 
     def watch_message(self) -> None:
+        self._draw_status()
+
+    def watch_tip(self) -> None:
         self._draw_status()
 
     def watch_uno_armed(self) -> None:
@@ -255,6 +259,8 @@ class TableScreen(Screen[str]):
         message = self.message
         if message:
             return message if message.startswith("UNO") else f"⚠ {message}"
+        if self.tip:
+            return self.tip
         seen = self.seen
         if seen is None:
             return "Connecting to the table…"
@@ -471,9 +477,10 @@ class TableScreen(Screen[str]):
         self.sorted_hand = not self.sorted_hand
         self.picked = ()  # picked by place in the other order
         problem = self._keep_order(self.sorted_hand)
-        self.message = problem or ("Your hand is sorted by colour and value (t: as dealt)."
-                                   if self.sorted_hand else
-                                   "Your hand is as dealt, new cards last (t: sorted).")
+        if problem is not None:
+            self.message = problem
+        self.tip = ("Your hand is sorted by colour and value (t: as dealt)." if self.sorted_hand
+                    else "Your hand is as dealt, new cards last (t: sorted).")
         if self.seen is not None:
             self._draw_hand(self.seen)
 
@@ -494,15 +501,13 @@ class TableScreen(Screen[str]):
         event.prevent_default()
         typed = self.typed + char
         matches = [i for i, card in enumerate(self.shown) if card.code.startswith(typed)]
-        if typed and matches:
+        if matches:
             self.query_one(HandView).cursor = matches[0]
-            done = any(self.shown[i].code == typed for i in matches) and not any(
-                len(self.shown[i].code) > len(typed) for i in matches)
+            done = all(self.shown[i].code == typed for i in matches)  # nothing longer fits
             self.typed = "" if done else typed
             self.message = ""
         else:
-            if typed:
-                self.message = f"No card {typed} in your hand."
+            self.message = f"No card {typed} in your hand."
             self.typed = ""
         if self.seen is not None:
             self._draw_hand_title(self.seen)
@@ -633,16 +638,15 @@ class TableScreen(Screen[str]):
         if isinstance(ask, str):
             self.message = ask
             return
-        self.message = "The hard bot is thinking about your move…"
+        self.tip = "The hard bot is thinking about your move…"
         self.run_worker(self._hint(ask), group="hint", exclusive=True)
 
     async def _hint(self, ask: Callable[[], Hint]) -> None:
         seen = self.seen
         hint = await asyncio.to_thread(ask)
         if seen is None or self.seen is None or self.seen.step != seen.step:
-            self.message = ""  # the table moved on meanwhile: the hint is stale
-            return
-        self.message = ""
+            return  # the table moved on meanwhile: the hint is stale
+        self.tip = ""
         self.app.push_screen(HintScreen(hint_lines(hint, lambda action: say_move(
             action, seen.card_name, seen.names))))
 
