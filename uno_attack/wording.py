@@ -78,3 +78,27 @@ OPTION_WORDS: dict[str, tuple[str, str]] = {
     "wild_draw_four": ("Wild Draw Four", "challenge: it may be challenged; fair_only: only "
                                          "when you have no card of the colour; free: any time"),
 }
+
+#: The values of a choice as the new-game screen lists them, where the value's own word
+#: is not plain enough (the value itself stays what ``--option`` takes).
+VALUE_WORDS: dict[tuple[str, str], str] = {
+    ("match", "points"): "points (to the target)",
+    ("match", "lowest"): "lowest score",
+    ("match", "elimination"): "elimination",
+    ("match", "single"): "one round",
+    ("match", "net"): "net (a set of rounds)",
+    ("next_dealer", "winner"): "the winner",
+    ("next_dealer", "left"): "to the left",
+    ("next_dealer", "winner_starts"): "winner plays first",
+    ("stacking", "same"): "the same card",
+    ("stacking", "up"): "same or bigger",
+    ("jump_in", "numbers"): "numbers",
+    ("jump_in", "any"): "any card",
+    ("multi_play", "numbers"): "numbers",
+    ("multi_play", "symbols"): "any symbol",
+    ("last_card", "any"): "any card",
+    ("last_card", "no_action"): "no action card",
+    ("wild_draw_four", "challenge"): "may be challenged",
+    ("wild_draw_four", "fair_only"): "only when fair",
+    ("wild_draw_four", "free"): "any time",
+}

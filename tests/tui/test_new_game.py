@@ -9,6 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Button, Collapsible, Label, Select
+from textual.widgets._select import SelectCurrent
 
 from tests.tui.helpers import deal, footer_keys, game, log_text, run, screen, settle, table
 from tests.tui.test_rounds import play_round_by_keys
@@ -23,7 +24,7 @@ from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.dialogs import RevealScreen
 from uno_attack.tui.screens.newgame import NewGameScreen
 from uno_attack.tui.screens.table import TableScreen
-from uno_attack.wording import OPTION_WORDS
+from uno_attack.wording import OPTION_WORDS, VALUE_WORDS
 
 
 def _play(tmp_path: Path, *args: str) -> UnoAttackApp:
@@ -48,6 +49,8 @@ def test_the_command_line_fills_it_in_and_enter_starts(tmp_path: Path) -> None:
         assert top.query_one("#people").value == "Ann, Bob"  # type: ignore[attr-defined]
         assert top.query_one("#bots").value == "1"  # type: ignore[attr-defined]
         assert top.query_one("#opt-stacking", Select).value == "same"
+        shown = top.query_one("#opt-stacking", Select).query_one(SelectCurrent).label
+        assert shown == VALUE_WORDS["stacking", "same"]  # the value in plain words
         assert top.query_one("#opt-target").value == "300"  # type: ignore[attr-defined]
         for spec in OPTION_SPECS.values():  # each option in plain words, its key in a tooltip
             if spec.name != "rules":

@@ -23,7 +23,7 @@ from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.rules import rule_set
 from uno_attack.tui.plain import plainly
 from uno_attack.tui.screens.newgame import STRENGTHS
-from uno_attack.wording import OPTION_WORDS
+from uno_attack.wording import OPTION_WORDS, VALUE_WORDS
 
 TUI = Path(__file__).resolve().parents[2] / "uno_attack" / "tui"
 #: A citation of a spec file or of one of its sections
@@ -53,6 +53,10 @@ def test_no_string_of_the_screens_cites_a_spec_file() -> None:
 
 def test_every_option_and_bot_has_plain_words() -> None:
     assert set(OPTION_WORDS) == set(OPTION_SPECS)
+    for (name, value), words in VALUE_WORDS.items():  # each a value the option takes
+        assert OPTION_SPECS[name].parse(value) == value, (name, value)
+        assert words
+        assert not CITES.search(words)
     assert set(STRENGTHS) == set(BOT_KINDS)
     for label, meaning in [*OPTION_WORDS.values(), *STRENGTHS.values()]:
         assert not CITES.search(label + meaning), (label, meaning)

@@ -29,7 +29,7 @@ from uno_attack.rules import RULE_SETS
 from uno_attack.saved_game import name_problem
 from uno_attack.session import GameConfig
 from uno_attack.tui.screens.once import OnceScreen
-from uno_attack.wording import OPTION_WORDS
+from uno_attack.wording import OPTION_WORDS, VALUE_WORDS
 
 NO_PRESET = "none"
 MAX_SEATS = 10
@@ -277,7 +277,8 @@ def _field(spec: OptionSpec, value: object) -> Widget:
         return Select([("no", False), ("yes", True)], value=bool(value), allow_blank=False,
                       compact=True, id=ident)
     if isinstance(spec.parse, Choice):
-        return Select([(str(v), v) for v in spec.parse.samples], value=value,
+        return Select([(VALUE_WORDS.get((spec.name, str(v)), str(v)), v)
+                       for v in spec.parse.samples], value=value,
                       allow_blank=False, compact=True, id=ident)
     return Input(str(value), compact=True, id=ident)
 
