@@ -17,7 +17,8 @@ from uno_attack.cli.play import build_app
 
 def test_two_matches_of_play_show_in_stats_and_history_and_replay(tmp_path: Path) -> None:
     db = tmp_path / "players.db"
-    app = build_app(["--quick", "--humans", "Ann", "--players", "2", "--bot-delay", "0",
+    app = build_app(["--quick", "--humans", "Ann", "--players", "2", "--pace", "instant",
+                     "--bot-delay", "0",
                      "--seed", "3", "--target", "60", "--no-animation", "--db", str(db),
                      "--save", str(tmp_path / "game.json")])
     # the next match gets a fixed seed too (play draws one at random): 3 rounds, then 1

@@ -38,24 +38,26 @@ def deal(hands: Sequence[str], starter: str, *, dealer: int | None = None,
 def game_config(tmp_path: Path, *, humans: Sequence[str] = ("You",), players: int = 4,
                 bots: str = "basic", launcher: str = "fixed:1", seed: int = 1,
                 catch_delay: float = 0.0, options: Options | None = None,
-                db: Path | None = None) -> GameConfig:
-    """A game as ``uno-attack play`` would be asked for it, with no delays and no
-    animation (recording in the player store ``db`` if one is given)."""
+                db: Path | None = None, bot_delay: float = 0.0) -> GameConfig:
+    """A game as ``uno-attack play`` would be asked for it, with no delays (unless
+    ``bot_delay``) and no animation (recording in the player store ``db`` if one is given)."""
     return GameConfig(humans=list(humans), players=players, bots=bots, launcher=launcher,
-                      seed=seed, save=tmp_path / "game.json", db=db, bot_delay=0.0,
+                      seed=seed, save=tmp_path / "game.json", db=db, bot_delay=bot_delay,
                       catch_delay=catch_delay, animate=False, options=options or Options())
 
 
 def make_app(tmp_path: Path, *, the_deal: Transcript | None = None,
-             launcher_object: Launcher | None = None, **config: Any) -> UnoAttackApp:
+             launcher_object: Launcher | None = None, sorted_hand: bool = False,
+             **config: Any) -> UnoAttackApp:
     """The app at a table as ``uno-attack play --quick`` opens it (see :func:`game_config`),
-    dealt ``the_deal`` if one is given."""
+    dealt ``the_deal`` if one is given, the hand shown as dealt unless ``sorted_hand``
+    (tests place cards by where they were dealt)."""
     session = Session(game_config(tmp_path, **config), launcher=launcher_object)
     if the_deal is not None:
         session.use_deal(the_deal)
     else:
         session.start_round()
-    return UnoAttackApp(LocalTable(session))
+    return UnoAttackApp(LocalTable(session), sorted_hand=sorted_hand)
 
 
 def table(app: UnoAttackApp) -> LocalTable:

@@ -71,5 +71,6 @@ def test_resuming_the_eliminating_round_goes_on_too(tmp_path: Path) -> None:
         await settle(pilot, lambda: isinstance(first.screen, ScoreboardScreen))
 
     run(finish, first)  # left at the scoreboard, as after a crash there
-    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--bot-delay", "0"])
+    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--pace", "instant",
+                       "--bot-delay", "0"])
     run(_scoreboard_then_next_round(again), again)

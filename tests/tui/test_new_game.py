@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Button, Label, Select
+from textual.widgets import Button, Collapsible, Label, Select
+from textual.widgets._select import SelectCurrent
 
 from tests.tui.helpers import deal, footer_keys, game, log_text, run, screen, settle, table
 from tests.tui.test_rounds import play_round_by_keys
@@ -23,10 +24,12 @@ from uno_attack.tui.local import LocalTable
 from uno_attack.tui.screens.dialogs import RevealScreen
 from uno_attack.tui.screens.newgame import NewGameScreen
 from uno_attack.tui.screens.table import TableScreen
+from uno_attack.wording import OPTION_WORDS, VALUE_WORDS
 
 
 def _play(tmp_path: Path, *args: str) -> UnoAttackApp:
-    return build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--bot-delay", "0",
+    return build_app(["--save", str(tmp_path / "game.json"), "--no-record", "--pace", "instant",
+                      "--bot-delay", "0",
                       "--seed", "4", *args])
 
 
@@ -46,10 +49,16 @@ def test_the_command_line_fills_it_in_and_enter_starts(tmp_path: Path) -> None:
         assert top.query_one("#people").value == "Ann, Bob"  # type: ignore[attr-defined]
         assert top.query_one("#bots").value == "1"  # type: ignore[attr-defined]
         assert top.query_one("#opt-stacking", Select).value == "same"
+        shown = top.query_one("#opt-stacking", Select).query_one(SelectCurrent).label
+        assert shown == VALUE_WORDS["stacking", "same"]  # the value in plain words
         assert top.query_one("#opt-target").value == "300"  # type: ignore[attr-defined]
-        for spec in OPTION_SPECS.values():  # each option says what it means, as declared
+        for spec in OPTION_SPECS.values():  # each option in plain words, its key in a tooltip
             if spec.name != "rules":
-                assert _text(top, f"#help-{spec.name}").startswith(spec.help)
+                label, meaning = OPTION_WORDS[spec.name]
+                assert _text(top, f"#help-{spec.name}").startswith(meaning)
+                row = top.query_one(f"#row-{spec.name}")
+                assert str(row.query_one(".opt-name", Label).content) == label
+                assert f"--option {spec.name}=" in str(row.tooltip)
         assert not (tmp_path / "game.json").exists()  # nothing is dealt before Start
         await pilot.press("enter")
         await settle(pilot, lambda: app.table is not None)  # (Ann takes the keyboard)
@@ -79,12 +88,12 @@ def test_a_rule_sets_options_show_disabled_under_the_other(tmp_path: Path) -> No
         assert isinstance(top, NewGameScreen)
         assert not top.query_one("#opt-play_after_press").disabled
         assert top.query_one("#opt-wild_draw_four").disabled
-        assert "(only with rules = classic)" in _text(top, "#help-wild_draw_four")
-        await pilot.press("tab", "enter", "down", "enter")  # the rule set: classic
+        assert "(only with Rules: classic)" in _text(top, "#help-wild_draw_four")
+        top.query_one("#rules", Select).value = "classic"
         await settle(pilot, lambda: top.query_one("#rules", Select).value == "classic")
         assert top.query_one("#opt-play_after_press").disabled
         assert top.query_one("#opt-trade_hands_last").disabled
-        assert "(only with rules = attack)" in _text(top, "#help-play_after_press")
+        assert "(only with Rules: attack)" in _text(top, "#help-play_after_press")
         assert not top.query_one("#opt-wild_draw_four").disabled
         assert top.query_one("#opt-rounds").disabled  # only in a net match
 
@@ -202,9 +211,13 @@ def test_a_newcomer_plays_classic_with_stacking_and_challenges_a_wild_draw_four(
     async def body(pilot: Pilot[Any]) -> None:
         top = app.screen
         assert isinstance(top, NewGameScreen)
-        await pilot.press("tab", "enter", "down", "enter")  # rules: classic UNO
+        await pilot.press(*["tab"] * 4)  # past the players, the bots and their strength
+        assert app.focused is top.query_one("#rules")
+        await pilot.press("enter", "down", "enter")  # rules: classic UNO
         await settle(pilot, lambda: top.query_one("#rules", Select).value == "classic")
-        await pilot.press(*["tab"] * 10)  # past the options of Attack, which are disabled
+        await pilot.press("tab", "tab", "enter")  # open the house rules, one by one
+        await settle(pilot, lambda: not top.query_one("#house-rules", Collapsible).collapsed)
+        await pilot.press(*["tab"] * 6)  # past the options of Attack, which are disabled
         assert app.focused is top.query_one("#opt-stacking")
         await pilot.press("enter", "down", "enter")  # stacking: same
         await settle(pilot, lambda: top.query_one("#opt-stacking", Select).value == "same")

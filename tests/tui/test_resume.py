@@ -28,7 +28,8 @@ def _actions(path: Path) -> int:
 
 def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
     save = tmp_path / "state" / "uno-attack" / "game.json"  # the documented default path
-    game = PtyGame(["--quick", "--seed", "5", "--bot-delay", "0", "--no-animation"],
+    game = PtyGame(["--quick", "--seed", "5", "--pace", "instant", "--bot-delay", "0",
+                    "--no-animation"],
                    game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")
@@ -49,7 +50,8 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
     assert check.returncode == 0, check.stdout + check.stderr
     assert "1 passed, 0 failed" in check.stdout
 
-    app = build_app(["--resume", "--save", str(save), "--bot-delay", "0", "--no-animation"])
+    app = build_app(["--resume", "--save", str(save), "--pace", "instant",
+                     "--bot-delay", "0", "--no-animation"])
     assert table(app).session.game.snapshot() == expected.round.snapshot()
     assert table(app).session.match.round_no == saved.meta["round"]
     steps_before = len(saved.steps)
@@ -68,13 +70,15 @@ def test_killed_mid_round_then_resumed_exactly(tmp_path: Path) -> None:
 
 def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    first = PtyGame(["--quick", "--seed", "9", "--bot-delay", "0", "--save", str(save)],
+    first = PtyGame(["--quick", "--seed", "9", "--pace", "instant", "--bot-delay", "0",
+                     "--save", str(save)],
                     game_env(tmp_path))
     try:
         first.wait_for(b"Your hand")
     finally:
         first.kill()
-    again = PtyGame(["--resume", "--save", str(save), "--bot-delay", "0"], game_env(tmp_path))
+    again = PtyGame(["--resume", "--save", str(save), "--pace", "instant", "--bot-delay", "0"],
+                    game_env(tmp_path))
     try:
         again.wait_for(b"resumed after")
         again.send("q")
@@ -88,7 +92,8 @@ def test_resume_in_a_real_terminal_draws_the_table(tmp_path: Path) -> None:
 
 def test_sigterm_ends_the_game_cleanly_and_keeps_it(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    game = PtyGame(["--quick", "--seed", "4", "--bot-delay", "0", "--save", str(save),
+    game = PtyGame(["--quick", "--seed", "4", "--pace", "instant", "--bot-delay", "0",
+                    "--save", str(save),
                     "--launcher", "gpio:emulated,scale=50"], game_env(tmp_path))
     try:
         game.wait_for(b"Your hand")

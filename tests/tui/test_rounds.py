@@ -29,7 +29,8 @@ def _dealt(session: Session) -> Session:
 
 
 def _my_move(app: UnoAttackApp) -> tuple[str, int]:
-    """What the test player does now: ("play", card index), ("uno", 0) or ("press", 0)."""
+    """What the test player does now: ("play", the card's place on the screen, in its
+    order), ("uno", 0) or ("press", 0)."""
     now = game(app)
     seat = table(app).viewer
     assert seat is not None
@@ -39,7 +40,7 @@ def _my_move(app: UnoAttackApp) -> tuple[str, int]:
         card = plays[0].card
         if not screen(app).uno_armed and now.hand_after(plays[0]) == 1:
             return "uno", 0
-        return "play", now.hands[seat].index(card)
+        return "play", screen(app).shown.index(card)
     return "press", 0
 
 
@@ -192,7 +193,8 @@ def test_resuming_a_finished_round_shows_its_scoreboard(tmp_path: Path) -> None:
         await settle(pilot, lambda: isinstance(first.screen, ScoreboardScreen))
 
     run(finish, first)  # the app is left at the scoreboard, as after a crash there
-    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--bot-delay", "0"])
+    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--pace", "instant",
+                       "--bot-delay", "0"])
 
     async def body(pilot: Pilot[Any]) -> None:
         await settle(pilot, lambda: isinstance(again.screen, ScoreboardScreen))

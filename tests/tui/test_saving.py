@@ -117,7 +117,8 @@ def test_a_full_disk_in_a_real_terminal(tmp_path: Path) -> None:
     a full disk refuses with ENOSPC): the screen says why, whatever the length of the
     save's path, and the last save stays whole."""
     save = _long_save_path(tmp_path, 1200)
-    game = PtyGame(["--quick", "--seed", "5", "--bot-delay", "0", "--no-animation", "--save",
+    game = PtyGame(["--quick", "--seed", "5", "--pace", "instant", "--bot-delay", "0",
+                    "--no-animation", "--save",
                     str(save),
                     "--launcher", "fixed:2"], game_env(tmp_path),
                    preexec=_file_size_limit(1500))
@@ -173,7 +174,7 @@ def _unfinished_save(tmp_path: Path) -> Path:
 def test_a_new_game_asks_first_and_keeps_the_unfinished_one(tmp_path: Path) -> None:
     save = _unfinished_save(tmp_path)
     old = save.read_text()
-    app = build_app(["--save", str(save), "--bot-delay", "0", "--seed", "8"])
+    app = build_app(["--save", str(save), "--pace", "instant", "--bot-delay", "0", "--seed", "8"])
 
     async def body(pilot: Pilot[Any]) -> None:
         assert isinstance(app.screen, StartScreen)
@@ -205,7 +206,7 @@ def test_the_first_screen_shows_the_scores_after_a_round_that_is_over(
     run(win, first)
     save = tmp_path / "game.json"
     assert replay(load(save)).round.over
-    app = build_app(["--save", str(save), "--bot-delay", "0"])
+    app = build_app(["--save", str(save), "--pace", "instant", "--bot-delay", "0"])
 
     async def body(pilot: Pilot[Any]) -> None:
         assert isinstance(app.screen, StartScreen)
@@ -218,7 +219,7 @@ def test_the_first_screen_shows_the_scores_after_a_round_that_is_over(
 def test_the_first_screen_can_resume_the_unfinished_game(tmp_path: Path) -> None:
     save = _unfinished_save(tmp_path)
     expected = replay(load(save)).round.snapshot()
-    app = build_app(["--save", str(save), "--bot-delay", "0"])
+    app = build_app(["--save", str(save), "--pace", "instant", "--bot-delay", "0"])
 
     async def body(pilot: Pilot[Any]) -> None:
         await pilot.press("r")
@@ -234,7 +235,7 @@ def test_a_stale_temp_file_is_cleaned_when_a_game_starts(tmp_path: Path) -> None
     save = tmp_path / "game.json"
     stale = tmp_path / ".game.json.4194303999.tmp"  # left by a writer killed with -9
     stale.write_text('{"name": ')
-    app = build_app(["--quick", "--save", str(save), "--bot-delay", "0"])
+    app = build_app(["--quick", "--save", str(save), "--pace", "instant", "--bot-delay", "0"])
     app.close_table()
     assert not stale.exists()
     assert load(save).steps == []
@@ -248,7 +249,7 @@ def test_a_resumed_save_never_chooses_the_launcher(tmp_path: Path) -> None:
         spec = f"serial:socket://127.0.0.1:{server.getsockname()[1]}"
         data["meta"]["launcher"] = spec  # a save shared by someone else
         save.write_text(json.dumps(data))
-        app = build_app(["--resume", "--save", str(save), "--bot-delay", "0"])
+        app = build_app(["--resume", "--save", str(save), "--pace", "instant", "--bot-delay", "0"])
 
         async def body(pilot: Pilot[Any]) -> None:
             assert table(app).session.config.launcher == "sim"

@@ -11,6 +11,11 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.tui.helpers import deal, make_app, save_a_game, settle
+from tests.tui.test_sorted_hand import BIG
+from tests.tui.test_watch import _bot_round
+from uno_attack.cli.play import build_app
+from uno_attack.cli.watch import watch_app
+from uno_attack.config import settings_path
 from uno_attack.journal import SaveFailure
 from uno_attack.options import Options
 from uno_attack.rules import CLASSIC
@@ -38,6 +43,23 @@ def _settled(*keys: str) -> Callable[[Pilot[Any]], Any]:
 def test_table(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
     app = make_app(tmp_path, the_deal=deal(HANDS_4, "R3"))
     assert snap_compare(app, terminal_size=size, run_before=_settled())
+
+
+def test_a_sorted_30_card_hand(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(tmp_path, players=2, sorted_hand=True,
+                   the_deal=deal([" ".join(BIG), "Y1 Y2 " + " ".join(["G1"] * 10)], "R3"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled("end"))
+
+
+def test_first_run(snap_compare: Any, tmp_path: Path) -> None:
+    settings_path().unlink()
+    app = build_app(["--save", str(tmp_path / "game.json"), "--no-record"])
+    assert snap_compare(app, terminal_size=(80, 24), press=["A", "n", "n"])
+
+
+def test_watching_a_round(snap_compare: Any) -> None:
+    assert snap_compare(watch_app(_bot_round(), source="round"), terminal_size=(80, 24),
+                        press=["right"] * 5)
 
 
 def test_colour_picker(snap_compare: Any, tmp_path: Path) -> None:

@@ -61,7 +61,8 @@ def test_a_resume_after_one_action_says_so(tmp_path: Path) -> None:
     session.use_deal(deal(["R5 G1 G2", "G3 G4 G6"], "R3"))
     session.perform(Action.parse("0 play R5"))
     session.close()
-    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--bot-delay", "0"])
+    again = build_app(["--resume", "--save", str(tmp_path / "game.json"), "--pace", "instant",
+                       "--bot-delay", "0"])
 
     async def body(pilot: Pilot[Any]) -> None:
         assert "Round 1 resumed after 1 action" in log_text(again)

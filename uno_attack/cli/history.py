@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from uno_attack.cli.args import ArgumentParser, UsageError, person_name, whole_number
 from uno_attack.cli.store_args import add_db_option, open_store
@@ -25,12 +26,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--export", nargs=2, metavar=("ID", "FILE"),
                         help="write round ID as a transcript to FILE ('-': standard output)")
+    parser.add_argument("--watch", metavar="ID",
+                        help="watch round ID on the table screen, as 'replay --watch' does")
     add_db_option(parser)
     args = parser.parse_args(argv)
     if args.export is not None:
-        if args.name is not None or args.json:
-            parser.error("--export takes a round id and a file, without NAME or --json")
+        if args.name is not None or args.json or args.watch is not None:
+            parser.error("--export takes a round id and a file, without NAME, --json or "
+                         "--watch")
         return export(args)
+    if args.watch is not None:
+        if args.name is not None or args.json:
+            parser.error("--watch takes a round id, without NAME or --json")
+        return watch(args)
     with open_store(args) as store:
         matches = store.matches(args.name)
         if args.json:
@@ -42,12 +50,12 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def export(args: argparse.Namespace) -> int:
-    text_id, path = args.export
+def _stored_round(args: argparse.Namespace, flag: str, text_id: str) -> dict[str, Any]:
+    """Round ``text_id`` of the store, as a transcript that is valid to replay."""
     try:
         round_id = whole_number(text_id)
     except argparse.ArgumentTypeError:
-        raise UsageError(f"--export {text_id!r}: a round id is a number in ASCII digits "
+        raise UsageError(f"{flag} {text_id!r}: a round id is a number in ASCII digits "
                          "(see 'uno-attack history')") from None
     with open_store(args) as store:
         data = store.round_transcript(round_id)
@@ -55,6 +63,28 @@ def export(args: argparse.Namespace) -> int:
         from_dict(data, source=f"round {text_id}")  # what replay will read must be valid
     except TranscriptError as exc:
         raise UnoAttackError(f"the stored transcript is not valid: {exc}") from None
+    return data
+
+
+def watch(args: argparse.Namespace) -> int:
+    from uno_attack.cli.watch import watch_app  # (only a watch loads the screens)
+
+    text_id = args.watch
+    data = _stored_round(args, "--watch", text_id)
+    try:
+        app = watch_app(from_dict(data, source=f"round {text_id}"), source=f"round {text_id}")
+    except TranscriptError as exc:
+        raise UnoAttackError(str(exc)) from None
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("--watch needs a terminal: standard input and output must be one "
+                         "(without it, --export writes the round for 'uno-attack replay')")
+    app.run()
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    text_id, path = args.export
+    data = _stored_round(args, "--export", text_id)
     text = dumps(data)
     if path == "-":
         sys.stdout.write(text)

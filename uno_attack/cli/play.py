@@ -5,7 +5,8 @@ The game is saved after every action in ``$XDG_STATE_HOME/uno-attack/game.json``
 ``--resume`` continues it exactly where it stopped. A new game keeps the last one as
 ``game.previous.json`` beside it, and asks first when that one was not finished. Every
 finished round and match is recorded in the player store (``--db FILE``; ``--no-record``
-to play without it).
+to play without it). Without ``--humans``, the people are those named last time
+(``settings.toml``); a first run asks them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import NoReturn
 from uno_attack.cli import rule_options, table_args
 from uno_attack.cli.args import ArgumentParser, UsageError, whole_number
 from uno_attack.cli.table_args import add_pace_arguments, add_table_arguments
+from uno_attack.config import load_settings, update_settings
 from uno_attack.errors import UnoAttackError
 from uno_attack.journal import check_save_file, keep_previous
 from uno_attack.launcher import Launcher
@@ -29,7 +31,9 @@ from uno_attack.session import GameConfig, Session, default_save_path, resume_co
 from uno_attack.store import default_db_path
 from uno_attack.tui.app import NewGame, UnoAttackApp
 from uno_attack.tui.local import LocalTable
+from uno_attack.tui.pace import PACES, paced
 from uno_attack.tui.screens.start import SavedGameOffer
+from uno_attack.wording import YOU
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play UNO Attack in the terminal: you against bots, or friends in "
                     "hot-seat, with the simulated launcher or a real one. The game is saved "
                     "after every action; --resume goes on after a quit or a crash.")
-    add_table_arguments(parser, humans="You",
+    add_table_arguments(parser, humans=YOU,
                         humans_help="people at this keyboard (hot-seat; 'none': only bots, "
                                     "to watch)",
                         bots_help="the bots' kind (default basic)")
@@ -61,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-record", action="store_true",
                         help="play without recording the match in the player store")
     add_pace_arguments(parser)
+    parser.add_argument("--pace", choices=PACES, default="toy",
+                        help="how long a press of the simulated launcher takes: toy (it "
+                             "whirs, then the burst or the click of nothing; default) or "
+                             "instant")
     parser.add_argument("--no-animation", action="store_true", help="no burst animation")
     return parser
 
@@ -77,6 +85,9 @@ def _config(argv: list[str], *, open_launcher: bool = False
     too: opened and closed again)."""
     args = build_parser().parse_args(argv)
     humans = table_args.people(args, bots_only="none")
+    remembered = load_settings().names
+    if args.humans == YOU and remembered and not args.resume:  # no --humans: as last time
+        humans = list(remembered)
     shorthands: list[str] = []
     if args.match is not None:
         shorthands.append(f"match={args.match}")
@@ -117,22 +128,38 @@ def build_app(argv: list[str], *, launcher: Launcher | None = None) -> UnoAttack
         assert chosen.save is not None
         keep_previous(chosen.save)
         session = Session(chosen, launcher=launchers.pop() if launchers else None)
+        session.launcher = paced(session.launcher, PACES[args.pace])
         session.start_round()
         return LocalTable(session)
 
     def resume_saved() -> LocalTable:
-        return LocalTable(Session.resume(config, launcher=launchers.pop() if launchers
-                                         else None))
+        session = Session.resume(config, launcher=launchers.pop() if launchers else None)
+        session.launcher = paced(session.launcher, PACES[args.pace])
+        if session.table is not None:  # (the round resumed is on the same launcher)
+            session.table.launcher = session.launcher
+        return LocalTable(session)
 
-    new_game = NewGame(config, open_table, preset=args.preset, ask=not args.quick)
+    settings = load_settings()
+    first_run = args.humans == YOU and not settings.names
+    new_game = NewGame(config, open_table, preset=args.preset, ask=not args.quick,
+                       ask_names=first_run and not args.quick,
+                       remember=lambda names: update_settings(names=tuple(names)))
+
+    def app(table: LocalTable | None = None, offer: SavedGameOffer | None = None
+            ) -> UnoAttackApp:
+        return UnoAttackApp(table, new_game=new_game, offer=offer,
+                            sorted_hand=settings.hand_order == "sorted",
+                            keep_order=lambda sorted_hand: update_settings(
+                                hand_order="sorted" if sorted_hand else "dealt"))
+
     if args.resume:
-        return UnoAttackApp(resume_saved(), new_game=new_game)
+        return app(resume_saved())
     unfinished = unfinished_game(save)
     if unfinished is not None:
-        return UnoAttackApp(new_game=new_game, offer=SavedGameOffer(unfinished, resume_saved))
+        return app(offer=SavedGameOffer(unfinished, resume_saved))
     if args.quick:
-        return UnoAttackApp(open_table(config), new_game=new_game)
-    return UnoAttackApp(new_game=new_game)
+        return app(open_table(config))
+    return app()
 
 
 def unfinished_game(save: Path) -> SavedGame | None:

@@ -1,4 +1,5 @@
-"""``uno-attack replay FILE...``: play transcripts and check them (TRANSCRIPTS.md, Replay)."""
+"""``uno-attack replay FILE...``: play transcripts and check them (TRANSCRIPTS.md, Replay);
+``--watch FILE`` shows one on the table screen, step by step (:mod:`.watch`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,16 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="transcript JSON files")
     parser.add_argument("-v", "--verbose", action="store_true", help="name each passing file too")
+    parser.add_argument("--watch", action="store_true",
+                        help="watch the round on the table screen, every hand shown: ← → "
+                             "step, Home/End, Space plays it on by itself (one FILE)")
     args = parser.parse_args(argv)
+    if args.watch:
+        if len(args.files) != 1:
+            parser.error(f"--watch shows one file, not {len(args.files)}")
+        from uno_attack.cli.watch import watch  # (only a watch loads the screens)
+
+        return watch(args.files[0])
     passed = failed = invalid = 0
     for path in args.files:
         try:

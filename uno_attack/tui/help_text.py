@@ -47,6 +47,10 @@ the table waits for.
 |---|---|
 | ← → then Enter | choose a card and play it |
 | Home, End | the first card, the last card (then Enter plays it) |
+| PgUp, PgDn | the cards a panel above or below, in a hand that scrolls |
+| R5, WF … | typing a card's code (its colour letter, then its symbol) goes to it |
+| h | a hint: what the hard bot would do in your place, its top choices and their wins |
+| t | the hand sorted by colour and value, or as dealt (kept); • marks a card just come |
 | 1 … 9, 0 | play card 1 … 10 at once; a card past the tenth: ← → or End, then Enter |
 | click a card | play it |
 | Space, or click the launcher | press the launcher (classic: draw a card) |

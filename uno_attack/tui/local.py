@@ -24,6 +24,8 @@ from uno_attack.session import Session, resume_command
 from uno_attack.store import PlayerStats
 from uno_attack.store.background import Background, BackgroundJournal, write_in_background
 from uno_attack.tui.control import Scoreboard, ScoreLine
+from uno_attack.tui.hints import Hint, ask_hard_bot
+from uno_attack.tui.plain import plainly
 from uno_attack.tui.seen import Rules, Seen
 from uno_attack.wording import wins
 
@@ -181,16 +183,26 @@ class LocalTable:
                 flow.act(seat, text)
             except ActRefused as exc:  # the engine's refusal reads as check() says it
                 names = flow.seat_names()
-                refusal = (exc.refusal.for_names(names) if exc.refusal is not None
+                refusal = (plainly(exc.refusal, names) if exc.refusal is not None
                            else say(exc.parts, names))
         if refusal is not None:
             for _, refused in list(self._listeners):
                 refused(refusal)
 
     def check(self, action: Action) -> str | None:
-        """The engine's reason against this action now, in the players' names."""
+        """The engine's reason against this action now, in the players' names and words."""
         refusal = self.flow.game.refusal(action)
-        return None if refusal is None else refusal.for_names(self.flow.seat_names())
+        return None if refusal is None else plainly(refusal, self.flow.seat_names())
+
+    def hint(self) -> Callable[[], Hint] | str:
+        """The hard bot's question for the seat on the screen, on its turn."""
+        seat, game = self.viewer, self.flow.game
+        if seat is None or game.winner is not None or game.to_act != seat \
+                or self.flow.problem is not None:
+            return "A hint is for your turn: ask (h) when it is yours."
+        config = self.session.config
+        world = game.copy()
+        return lambda: ask_hard_bot(world, seat, seed=config.seed, policy=config.policy)
 
     def next_round(self) -> None:
         self.flow.next_round()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from uno_attack.actions import Verb
 from uno_attack.tui.seen import Seen
-from uno_attack.wording import YOU
+from uno_attack.wording import YOU, possessive
 
 _TAKE = {"press": "press the launcher", "draw": "draw"}
 
@@ -22,7 +22,8 @@ def status_line(seen: Seen) -> str:
         return f"⚠ {prompt['message']}: retry, or say how many came out."
     busy = view.get("busy")
     if busy is not None:
-        return f"The launcher is running ({seen.name(busy)}'s {seen.take_verb})…"
+        whose = "your" if busy == me else possessive(seen.name(busy))
+        return f"The launcher is running ({whose} {seen.take_verb})…"
     if seen.over:
         winner = view.get("winner")
         return "The round is over." if winner is None else \
@@ -76,7 +77,8 @@ def status_line(seen: Seen) -> str:
     if phase == "chain":
         return f"{you} {take} on until a playable card comes: Space."
     turn_words = "Your turn" if solo or name == YOU else f"{name}, your turn"
-    keys = "←→ Home End Enter, 1-9, click" if len(seen.hand) > 10 else "←→ Enter, 1-9, click"
+    keys = "←→ Home End Enter, 1-9, a code (R5), click" if len(seen.hand) > 10 \
+        else "←→ Enter, 1-9, click"
     text = f"{turn_words}: play a ✓ card ({keys}) or {take} (Space)"
     if seen.rules.options.multi_play != "off":
         text += "; a: add a card to a play of several"

@@ -270,3 +270,21 @@ class RevealScreen(InfoModal):
             yield Static(card_chips(self.hand), id="revealed-hand")
             yield Label(self.outcome, id="challenge-outcome", markup=False)
             yield Button("Close (Enter)", id="close", variant="primary")
+
+
+class HintScreen(InfoModal):
+    """What the hard bot would do in your place (:mod:`uno_attack.tui.hints`)."""
+
+    BINDINGS = [Binding("enter,escape,space,h", "close", "Close")]  # noqa: RUF012
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog hint"):
+            yield Label("A hint", classes="dialog-title")
+            yield Static("\n".join(self.lines), id="hint-lines", markup=False)
+            yield Label("The bot sees only what you see: it deals the cards you cannot "
+                        "see anew for each playout.", classes="muted")
+            yield Button("Close (Enter)", id="close", variant="primary")

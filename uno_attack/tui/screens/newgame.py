@@ -1,13 +1,15 @@
-"""The new-game screen: the rule set, a preset, the players and every option, each with
-its one-line meaning, before a match starts.
+"""The new-game screen: the few choices that matter first (who plays, how many bots and
+how strong, which rules), and every house rule behind a "House rules" section, each line
+in plain words with its one-line meaning (the raw option key in its tooltip).
 
 Everything on it comes from the declarations: the rule sets' titles, the presets'
-meanings, :data:`~uno_attack.options.OPTION_SPECS` (default, values, meaning, and the
-option a value needs). An option that has no meaning with the others as chosen (an Attack
-option in a classic game, ``rounds`` outside a ``net`` match) is shown disabled, saying
-what it needs. The options are built as the engine builds them, so a combination it
-refuses shows its message, and Start stays off until it is mended. Enter on Start (the
-first focus) takes the defaults the command line gave.
+meanings, :data:`~uno_attack.options.OPTION_SPECS` (default, values, and the option a
+value needs) and their plain words in :data:`~uno_attack.wording.OPTION_WORDS`. An option
+that has no meaning with the others as chosen (an Attack option in a classic game,
+``rounds`` outside a ``net`` match) is shown disabled, saying what it needs. The options
+are built as the engine builds them, so a combination it refuses shows its message, and
+Start stays off until it is mended. Enter on Start (the first focus) takes the defaults
+the command line gave.
 """
 
 from __future__ import annotations
@@ -19,17 +21,46 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Select
+from textual.widgets import Button, Collapsible, Footer, Input, Label, Select
 
-from uno_attack.bots import BOT_KINDS
 from uno_attack.errors import UnoAttackError
 from uno_attack.options import OPTION_SPECS, PRESETS, Choice, Flag, Options, OptionSpec
 from uno_attack.rules import RULE_SETS
+from uno_attack.saved_game import name_problem
 from uno_attack.session import GameConfig
 from uno_attack.tui.screens.once import OnceScreen
+from uno_attack.wording import OPTION_WORDS, VALUE_WORDS
 
 NO_PRESET = "none"
 MAX_SEATS = 10
+
+#: Bot strength as offered to players, each a real bot (README "Bots" has their measured
+#: win rates against each other); ``random`` stays for research.
+STRENGTHS: dict[str, tuple[str, str]] = {
+    "rule": ("easy", "plays any card that fits, a wild only when nothing else does"),
+    "basic": ("normal", "plays by rules of thumb: sheds points, keeps wilds, stacks, catches"),
+    "smart": ("hard", "thinks ahead: plays each choice out hundreds of times"),
+    "random": ("random (for research)", "any legal move, at random"),
+}
+
+
+def preset_title(name: str) -> str:
+    """A preset by its plain name: ``no-mercy`` is "No mercy"."""
+    return name.replace("-", " ").capitalize()
+
+
+def parse_people(text: str) -> list[str]:
+    """The names typed, separated by commas, each fit for a badge and each once; else
+    :class:`UnoAttackError` saying which name is refused."""
+    people = [name.strip() for name in text.split(",") if name.strip()]
+    for name in people:
+        why = name_problem(name)
+        if why is not None:
+            raise UnoAttackError(f"people: {name!r}: {why}")
+    if len({name.casefold() for name in people}) != len(people):
+        raise UnoAttackError("people: every name must differ (case aside: profiles "
+                             "are by name)")
+    return people
 
 
 class NewGameScreen(OnceScreen[GameConfig]):
@@ -50,33 +81,44 @@ class NewGameScreen(OnceScreen[GameConfig]):
     def compose(self) -> ComposeResult:
         config = self.base
         options = config.options
+        strengths = [(label, kind) for kind, (label, _) in STRENGTHS.items()]
         with Vertical(id="newgame"):
             yield Label("A new game", classes="dialog-title")
             yield Label("Enter starts with these (Ctrl+S from any field) · Tab: the next "
                         "field · each says what it means", id="newgame-hint")
             with VerticalScroll(id="newgame-fields"):
-                yield _row("rules", Select(
-                    [(rules.title, name) for name, rules in RULE_SETS.items()],
-                    value=options.rules, allow_blank=False, compact=True, id="rules"),
-                    OPTION_SPECS["rules"].help)
-                yield _row("preset", Select(
-                    [("none", NO_PRESET), *((name, name) for name in PRESETS)],
-                    value=self.preset, allow_blank=False, compact=True, id="preset"),
-                    self._preset_meaning(self.preset), help_id="preset-meaning")
-                yield _row("people", Input(", ".join(config.humans), compact=True,
-                                           id="people"),
-                           "the names of the people at this keyboard, separated by commas")
-                yield _row("bots", Input(str(config.players - len(config.humans)),
+                yield _row("Players", Input(", ".join(config.humans), compact=True,
+                                            id="people"),
+                           "the names of the people at this keyboard, separated by commas",
+                           ident="people")
+                yield _row("Bots", Input(str(config.players - len(config.humans)),
                                          type="integer", compact=True, id="bots"),
-                           "how many bots fill the other seats (2 to 10 seats in all)")
-                yield _row("bot kind", Select([(kind, kind) for kind in BOT_KINDS],
-                                              value=config.bots, allow_blank=False,
-                                              compact=True, id="bot-kind"),
-                           "how the bots play")
-                for spec in OPTION_SPECS.values():
-                    if spec.name != "rules":
-                        yield _row(spec.name, _field(spec, getattr(options, spec.name)),
-                                   spec.help, help_id=f"help-{spec.name}")
+                           "how many bots fill the other seats (2 to 10 seats in all)",
+                           ident="bots")
+                yield _row("Bot strength", Select(strengths, value=config.bots,
+                                                  allow_blank=False, compact=True,
+                                                  id="bot-kind"),
+                           STRENGTHS[config.bots][1], ident="bot-kind",
+                           help_id="bot-meaning")
+                yield _row("Rules", Select(
+                    [(rules.title[:1].upper() + rules.title[1:], name)
+                     for name, rules in RULE_SETS.items()],
+                    value=options.rules, allow_blank=False, compact=True, id="rules"),
+                    OPTION_WORDS["rules"][1], ident="rules")
+                yield _row("House rules", Select(
+                    [("none", NO_PRESET), *((preset_title(name), name) for name in PRESETS)],
+                    value=self.preset, allow_blank=False, compact=True, id="preset"),
+                    self._preset_meaning(self.preset), ident="preset",
+                    help_id="preset-meaning")
+                with Collapsible(title="Every house rule, one by one", collapsed=True,
+                                 id="house-rules"):
+                    for spec in OPTION_SPECS.values():
+                        if spec.name != "rules":
+                            label, meaning = OPTION_WORDS[spec.name]
+                            row = _row(label, _field(spec, getattr(options, spec.name)),
+                                       meaning, ident=spec.name, help_id=f"help-{spec.name}")
+                            row.tooltip = f"--option {spec.name}=… ({spec.help})"
+                            yield row
             yield Label("", id="newgame-problem", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (Enter)", id="start", variant="primary")
@@ -110,12 +152,7 @@ class NewGameScreen(OnceScreen[GameConfig]):
         return values
 
     def _people(self) -> list[str]:
-        text = self.query_one("#people", Input).value
-        people = [name.strip() for name in text.split(",") if name.strip()]
-        if len({name.casefold() for name in people}) != len(people):
-            raise UnoAttackError("people: every name must differ (case aside: profiles "
-                                 "are by name)")
-        return people
+        return parse_people(self.query_one("#people", Input).value)
 
     def config(self) -> GameConfig:
         """The match as chosen, or :class:`UnoAttackError` saying what is refused."""
@@ -145,7 +182,7 @@ class NewGameScreen(OnceScreen[GameConfig]):
         other, allowed = spec.needs
         if values.get(other) in allowed:
             return None
-        return f"only with {other} = {' or '.join(map(str, allowed))}"
+        return f"only with {OPTION_WORDS[other][0]}: {' or '.join(map(str, allowed))}"
 
     def _refresh(self) -> None:
         """Disable what means nothing now, and say what the engine refuses."""
@@ -159,7 +196,8 @@ class NewGameScreen(OnceScreen[GameConfig]):
             needs = self._needs(spec, values)
             self.query_one(f"#opt-{spec.name}").disabled = needs is not None
             self.query_one(f"#row-{spec.name}").set_class(needs is not None, "-disabled")
-            help_text = spec.help if needs is None else f"{spec.help} ({needs})"
+            meaning = OPTION_WORDS[spec.name][1]
+            help_text = meaning if needs is None else f"{meaning} ({needs})"
             self.query_one(f"#help-{spec.name}", Label).update(help_text)
         try:
             self.config()
@@ -177,6 +215,8 @@ class NewGameScreen(OnceScreen[GameConfig]):
 
     # -- changes ---------------------------------------------------------------------------
     def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "bot-kind" and event.value in STRENGTHS:
+            self.query_one("#bot-meaning", Label).update(STRENGTHS[str(event.value)][1])
         if event.select.id == "preset" and event.value != self.preset:
             self.preset = str(event.value)  # (a Select says its first value too)
             self._apply_preset(self.preset)
@@ -222,10 +262,11 @@ class NewGameScreen(OnceScreen[GameConfig]):
         self.dismiss(None)
 
 
-def _row(name: str, field: Widget, help_text: str, *, help_id: str | None = None) -> Horizontal:
-    return Horizontal(Label(name, classes="opt-name"), field,
+def _row(label: str, field: Widget, help_text: str, *, ident: str,
+         help_id: str | None = None) -> Horizontal:
+    return Horizontal(Label(label, classes="opt-name"), field,
                       Label(help_text, classes="opt-help", id=help_id),
-                      classes="opt-row", id=f"row-{name.replace(' ', '-')}")
+                      classes="opt-row", id=f"row-{ident}")
 
 
 def _field(spec: OptionSpec, value: object) -> Widget:
@@ -236,7 +277,8 @@ def _field(spec: OptionSpec, value: object) -> Widget:
         return Select([("no", False), ("yes", True)], value=bool(value), allow_blank=False,
                       compact=True, id=ident)
     if isinstance(spec.parse, Choice):
-        return Select([(str(v), v) for v in spec.parse.samples], value=value,
+        return Select([(VALUE_WORDS.get((spec.name, str(v)), str(v)), v)
+                       for v in spec.parse.samples], value=value,
                       allow_blank=False, compact=True, id=ident)
     return Input(str(value), compact=True, id=ident)
 

@@ -6,14 +6,18 @@ It draws what its :class:`~uno_attack.tui.control.TableControl` shows (one seat'
 and sends actions as text; whether an action is allowed is always the engine's answer,
 shown as the reason when it is not. What a card needs when played (a colour, a seat) is
 the rule set's answer. The screen's own state is reactive: the table as last seen, the
-message, UNO armed, the cards picked for a play of several.
+message, UNO armed, the cards picked for a play of several. The hand is shown sorted (or
+as dealt: ``t``), its new cards marked; a card's code typed (``R5``, ``WF``) moves the
+cursor onto it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -24,10 +28,13 @@ from textual.widgets import Label, RichLog, Static
 from uno_attack.actions import Action, Verb
 from uno_attack.cards import COLORS, Card, Color
 from uno_attack.options import Options
+from uno_attack.tui.arrivals import Arrivals, in_order
 from uno_attack.tui.control import TableControl
+from uno_attack.tui.hints import Hint, Hinting, hint_lines, say_move
 from uno_attack.tui.screens.dialogs import (
     HandoffScreen,
     HelpScreen,
+    HintScreen,
     LauncherProblemScreen,
     QuitScreen,
     RevealScreen,
@@ -65,6 +72,8 @@ class TableScreen(Screen[str]):
         Binding("right", "move(1)", "Card", show=False, priority=True),
         Binding("home", "move_to(0)", "First card", show=False, priority=True),
         Binding("end", "move_to(-1)", "Last card", show=False, priority=True),
+        Binding("pageup", "page(-1)", "Cards above", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Cards below", show=False, priority=True),
         Binding("enter", "play_selected", "Play"),
         Binding("a", "pick", "Add to play"),
         Binding("space", "take('press')", "Press"),  # the footer names the rule set's
@@ -77,18 +86,27 @@ class TableScreen(Screen[str]):
         Binding("o", "go_out", "Go out"),
         Binding("question_mark", "help", "Help"),
         Binding("s", "stats", "Stats", show=False),
+        Binding("t", "toggle_order", "Order", show=False),
+        Binding("h", "hint", "Hint"),
         Binding("q", "quit_game", "Quit"),
         *[Binding(str((i + 1) % 10), f"play_index({i})", show=False) for i in range(10)],
     ]
 
     seen: reactive[Seen | None] = reactive(None, always_update=True, init=False)
     message: reactive[str] = reactive("", init=False)  # why a choice was refused …
+    tip: reactive[str] = reactive("", init=False)  # … or news of the screen's own
     uno_armed: reactive[bool] = reactive(False, init=False)  # call UNO with the next play
     picked: reactive[tuple[int, ...]] = reactive((), init=False)  # a play of several cards
 
-    def __init__(self, table: TableControl) -> None:
+    def __init__(self, table: TableControl, *, sorted_hand: bool = False,
+                 keep_order: Callable[[bool], str | None] = lambda sorted_hand: None) -> None:
         super().__init__()
         self.table = table
+        self.sorted_hand = sorted_hand
+        self._keep_order = keep_order   # remembers a change of order for the next game
+        self.shown: tuple[Card, ...] = ()  # the hand as the screen shows it, in its order
+        self._arrivals: dict[int, Arrivals] = {}  # by seat (hot-seat: each their own)
+        self.typed = ""                    # a card's code being typed, to jump to it
         self.log_lines: list[str] = []  # everything the log showed, unwrapped
         self._logged = 0                # lines of the table's whole log written so far
         self._asked: set[tuple[object, ...]] = set()  # questions already put
@@ -133,7 +151,7 @@ class TableScreen(Screen[str]):
             self.query_one("#status", Static).update("Connecting to the table…")
             return
         if old is None or old.step != seen.step or old.note != seen.note:
-            self.message = ""  # said of a table (or a connection) that has changed since
+            self.message = self.tip = ""  # said of a table (or a connection) changed since
             self.picked = ()
         self._draw(seen)
         self._write_log(seen)
@@ -147,6 +165,9 @@ class TableScreen(Screen[str]):
             self.call_after_refresh(self._prepare_help, options)
 
     def watch_message(self) -> None:
+        self._draw_status()
+
+    def watch_tip(self) -> None:
         self._draw_status()
 
     def watch_uno_armed(self) -> None:
@@ -188,15 +209,27 @@ class TableScreen(Screen[str]):
         launcher.ready = seen.my_turn
         self.query_one("#launcher").border_title = (
             "Launcher" if seen.take_verb == "press" else "Draw pile")
-        hand = self.query_one(HandView)
-        hand.rules = seen.rules.rules
-        hand.hidden = seen.seat is None or seen.hidden
-        cards = () if hand.hidden else seen.hand
-        hand.cards = cards
-        hand.playable = frozenset(i for i, card in enumerate(cards) if card in seen.playable)
+        self._draw_hand(seen)
         self._draw_hand_title(seen)
         self._draw_status()
         self.query_one("#hand-panel").set_class(seen.my_turn, "-your-turn")
+
+    def _draw_hand(self, seen: Seen) -> None:
+        hand = self.query_one(HandView)
+        hand.rules = seen.rules.rules
+        hand.hidden = seen.seat is None or seen.hidden
+        cards = self.shown = () if hand.hidden else in_order(seen.hand,
+                                                             sorted_hand=self.sorted_hand)
+        arrived: frozenset[int] = frozenset()
+        if seen.seat is not None and not hand.hidden:
+            arrivals = self._arrivals.setdefault(seen.seat, Arrivals())
+            arrivals.update(seen.step[0], seen.hand, my_turn=seen.my_turn)
+            arrived = arrivals.marked(cards)
+        with self.app.batch_update():
+            hand.cards = cards
+            hand.arrived = arrived
+            hand.playable = frozenset(i for i, card in enumerate(cards)
+                                      if card in seen.playable)
 
     def _draw_hand_title(self, seen: Seen) -> None:
         seat = seen.seat
@@ -207,9 +240,13 @@ class TableScreen(Screen[str]):
             whose = "Your" if len(seen.people) <= 1 else f"{name}'s"
             title = (f"{whose} hand · {count(len(seen.hand), 'card')} · "
                      f"{seen.view['scores'][seat]} pts")
+            if self.query_one(HandView).arrived:
+                title += " · • just came"
             level = seen.levels.get(name)
             if level is not None:
                 title += f" · {level}"
+        if self.typed:
+            title += f" · going to {self.typed}…"
         if self.uno_armed:
             title += " · UNO! armed for your next play"
         if seen.note:
@@ -222,12 +259,14 @@ class TableScreen(Screen[str]):
         message = self.message
         if message:
             return message if message.startswith("UNO") else f"⚠ {message}"
+        if self.tip:
+            return self.tip
         seen = self.seen
         if seen is None:
             return "Connecting to the table…"
         text = status_line(seen)
         if self.picked:
-            cards = [seen.hand[i].code for i in self.picked if i < len(seen.hand)]
+            cards = [self.shown[i].code for i in self.picked if i < len(self.shown)]
             text = (f"To play together: {' '.join(cards)} (a: add or drop the card under "
                     "the cursor, Enter: play them).")
         return text
@@ -351,12 +390,12 @@ class TableScreen(Screen[str]):
     def play_card(self, index: int) -> None:
         """Play this card of the hand, or the cards picked with it for a play of several."""
         seen = self._hand_shown()
-        if seen is None or index >= len(seen.hand):
+        if seen is None or index >= len(self.shown):
             return
         picked = list(self.picked)
         if picked and index not in picked:
             picked.append(index)
-        self._play(tuple(seen.hand[i] for i in picked) if picked else (seen.hand[index],))
+        self._play(tuple(self.shown[i] for i in picked) if picked else (self.shown[index],))
 
     def _play(self, cards: tuple[Card, ...]) -> None:
         """Ask what the cards need (a colour, a seat: the rule set says), then play them;
@@ -426,12 +465,59 @@ class TableScreen(Screen[str]):
         hand = self.query_one(HandView)
         hand.cursor = index if index >= 0 else len(hand.cards) + index
 
+    def action_page(self, pages: int) -> None:
+        """PgUp and PgDn: the cursor a panel's height of cards up or down."""
+        hand = self.query_one(HandView)
+        panel = self.query_one("#hand-panel")
+        rows = max(1, (panel.scrollable_content_region.height - 1) // hand.row_height())
+        hand.cursor += pages * rows * hand.per_row()
+
+    def action_toggle_order(self) -> None:
+        """``t``: the hand sorted, or as dealt; the choice is kept for the next game."""
+        self.sorted_hand = not self.sorted_hand
+        self.picked = ()  # picked by place in the other order
+        problem = self._keep_order(self.sorted_hand)
+        if problem is not None:
+            self.message = problem
+        self.tip = ("Your hand is sorted by colour and value (t: as dealt)." if self.sorted_hand
+                    else "Your hand is as dealt, new cards last (t: sorted).")
+        if self.seen is not None:
+            self._draw_hand(self.seen)
+
+    def on_key(self, event: events.Key) -> None:
+        """A card's code typed (a colour letter, then its symbol: ``R5``, ``WF``) moves
+        the cursor onto the first card it fits; Esc or a key that fits none stops."""
+        char = (event.character or "").upper()
+        if not self.typed and (len(char) != 1 or char not in "RYGBW" or not self.shown):
+            return
+        if self.typed and (len(char) != 1 or not char.isprintable() or char == " "):
+            self.typed = ""  # Enter plays the card reached, Esc only stops
+            if self.seen is not None:
+                self._draw_hand_title(self.seen)
+            if event.key == "escape":
+                event.stop()
+            return
+        event.stop()
+        event.prevent_default()
+        typed = self.typed + char
+        matches = [i for i, card in enumerate(self.shown) if card.code.startswith(typed)]
+        if matches:
+            self.query_one(HandView).cursor = matches[0]
+            done = all(self.shown[i].code == typed for i in matches)  # nothing longer fits
+            self.typed = "" if done else typed
+            self.message = ""
+        else:
+            self.message = f"No card {typed} in your hand."
+            self.typed = ""
+        if self.seen is not None:
+            self._draw_hand_title(self.seen)
+
     def action_play_selected(self) -> None:
         """Enter: play the cards picked with ``a`` (just those), or the card under the
         cursor."""
         seen = self._hand_shown()
         if self.picked and seen is not None:
-            self._play(tuple(seen.hand[i] for i in self.picked if i < len(seen.hand)))
+            self._play(tuple(self.shown[i] for i in self.picked if i < len(self.shown)))
         else:
             self.play_card(self.query_one(HandView).cursor)
 
@@ -544,6 +630,25 @@ class TableScreen(Screen[str]):
             self.app.install_screen(help_screen, f"help-{id(self)}")
         help_screen.prerender()
         return help_screen
+
+    def action_hint(self) -> None:
+        """``h``: what the hard bot would do in your place, worked out off the event loop."""
+        table = self.table
+        ask = table.hint() if isinstance(table, Hinting) else "No hints at this table."
+        if isinstance(ask, str):
+            self.message = ask
+            return
+        self.tip = "The hard bot is thinking about your move…"
+        self.run_worker(self._hint(ask), group="hint", exclusive=True)
+
+    async def _hint(self, ask: Callable[[], Hint]) -> None:
+        seen = self.seen
+        hint = await asyncio.to_thread(ask)
+        if seen is None or self.seen is None or self.seen.step != seen.step:
+            return  # the table moved on meanwhile: the hint is stale
+        self.tip = ""
+        self.app.push_screen(HintScreen(hint_lines(hint, lambda action: say_move(
+            action, seen.card_name, seen.names))))
 
     def action_stats(self) -> None:
         records, note = self.table.records()

@@ -1,5 +1,6 @@
 """The hand: a row (or rows) of coloured cards, playable ones marked, one under the
-cursor, and those picked for a play of several cards (● the one that leads, + the others).
+cursor, those picked for a play of several cards (● the one that leads, + the others),
+and those that just came (• before the label).
 
 Drawn as one widget so it stays cheap to redraw after every action; a click is mapped
 back to the card under the pointer.
@@ -32,6 +33,7 @@ class HandView(Widget):
     playable: reactive[frozenset[int]] = reactive(frozenset())
     cursor: reactive[int] = reactive(0)
     picked: reactive[tuple[int, ...]] = reactive(())  # cards picked for a play, in order
+    arrived: reactive[frozenset[int]] = reactive(frozenset())  # cards that just came
     hidden: reactive[bool] = reactive(False)
     rules: RuleSet = ATTACK  # names the cards' faces
 
@@ -110,7 +112,7 @@ class HandView(Widget):
         else:
             head_style = Style(color="green", bold=True) if mark != " " else Style(dim=True)
         face = card_style(card)
-        label = f" {self.rules.short_label(card):<{CARD_W - 1}}"[:CARD_W]
+        label = f"{self.rules.short_label(card):<{CARD_W - 1}}"[:CARD_W - 1]
         if compact:
             head = f"{'▶' if cursor else ' '}{key}{mark}"
             lines[0].append(head, head_style)
@@ -119,6 +121,8 @@ class HandView(Widget):
             head = f"▶{key:>1} {mark}" if cursor else f"{key:>2} {mark}"
             lines[0].append(head.ljust(CARD_W), head_style)
             lines[1].append(f" {card.code:<{CARD_W - 1}}", face)
+        lines[-1].append("•" if i in self.arrived else " ",
+                         card_style(card, bold=i in self.arrived))
         lines[-1].append(label, card_style(card, bold=False))
 
     def index_at(self, x: int, y: int) -> int | None:

@@ -1,4 +1,5 @@
-"""The launcher: the big button, tension building with each empty press, and a burst
+"""The launcher: the big button, tension building with each empty press, a whir while a
+press runs (faster as the tension rises, as the toy's lights flash faster), and a burst
 animation with how many cards fired (as the toy's lights and sounds do). In classic UNO
 it is the draw pile, and the button draws."""
 
@@ -15,6 +16,8 @@ from uno_attack.wording import count
 
 TENSION_STYLES = ("green", "yellow", "dark_orange", "bold red")
 BURST_FRAMES = ("  ·  ", " ·✦· ", "·✦✸✦·", "✦✸★✸✦", "✸ ★ ✸")
+WHIR = "◐◓◑◒"
+WHIR_SECONDS = (0.2, 0.14, 0.09, 0.05)  # a turn of the whir, by tension
 
 
 class LauncherView(Widget):
@@ -27,6 +30,7 @@ class LauncherView(Widget):
     last: reactive[str] = reactive("")
     frame: reactive[int] = reactive(-1)
     verb: reactive[str] = reactive("press")  # or "draw": the classic pile
+    whir: reactive[int] = reactive(-1)  # the whir's frame while a press runs (animated)
 
     class Pressed(Message):
         """The big button was clicked."""
@@ -35,11 +39,27 @@ class LauncherView(Widget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.animate_bursts = animate
         self._timer: Timer | None = None
+        self._whir_timer: Timer | None = None
         self._burst = 0
 
     def watch_tension(self, tension: int) -> None:
         for level in range(4):
             self.set_class(min(tension, 3) == level, f"-tension-{level}")
+
+    def watch_busy(self, busy: bool) -> None:
+        """Whir while a press runs, a turn quicker for each level of tension."""
+        if self._whir_timer is not None:
+            self._whir_timer.stop()
+            self._whir_timer = None
+        self.whir = -1
+        if busy and self.animate_bursts and self.verb == "press":
+            self.whir = 0
+            self._whir_timer = self.set_interval(WHIR_SECONDS[min(self.tension, 3)],
+                                                 self._next_whir)
+
+    def _next_whir(self) -> None:
+        if self.whir >= 0:
+            self.whir += 1
 
     def fire(self, cards: int) -> None:
         """Play the burst animation for ``cards`` cards (or none: one more empty press)."""
@@ -64,13 +84,20 @@ class LauncherView(Widget):
         level = min(self.tension, 3)
         style = TENSION_STYLES[level]
         text = Text(justify="center")
-        label = "(  RUNNING…  )" if self.busy else f"(  {self.verb.upper():<5}  ␣  )"  # same width
+        if self.whir >= 0:
+            label = f"(  WHIRR  {WHIR[self.whir % len(WHIR)]}  )"
+        elif self.busy:
+            label = "(  RUNNING…  )"
+        else:
+            label = f"(  {self.verb.upper():<5}  ␣  )"  # the same width
         text.append(f"╭{'─' * (len(label))}╮\n", style)
         face = f"{style} reverse" if self.busy else (f"bold {style}" if self.ready else "dim")
         text.append(f"│{label}│\n", face)
         text.append(f"╰{'─' * (len(label))}╯\n", style)
         if self.verb == "press":  # a draw pile builds no tension
             lights = "●" * level + "○" * (3 - level)
+            if self.whir >= 0 and self.whir % 2:  # the lights flash while it whirs
+                lights = "●" * min(level + 1, 3) + "○" * (3 - min(level + 1, 3))
             text.append(f"tension {lights}\n", style)
         if 0 <= self.frame < len(BURST_FRAMES):
             text.append(f"{BURST_FRAMES[self.frame]} {self._burst}!\n", "bold magenta")

@@ -1,4 +1,5 @@
-"""The other players around the table: name, cards, score, turn marker and UNO badge."""
+"""The other players around the table: name, cards (always; past ten, loudly "10+"),
+score, turn marker and UNO badge."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from uno_attack.wording import count
+
+LOUD = 10  # a hand of more cards than this is said loudly: "10+"
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,13 @@ class SeatBadge(Widget):
             text.append(" forgot UNO!", "bold reverse red")
         elif info.uno and info.called:
             text.append(" UNO!", "bold yellow")
-        text.append(f"\n  {count(info.cards, 'card')} · {info.score} pts")
+        text.append("\n  ")
+        if info.cards > LOUD:  # as the app does: a hand past ten is a threat no more
+            text.append(f"{LOUD}+", "bold reverse magenta")
+            text.append(f" {info.cards} cards")
+        else:
+            text.append(count(info.cards, "card"))
+        text.append(f" · {info.score} pts")
         if info.owes:
             text.append(f" · {info.owes}", "italic")
         if info.away:
