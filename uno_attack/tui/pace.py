@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sim_launcher import dispenser
 from uno_attack.launcher import Launcher, PressResult
 from uno_attack.launchers.simulated import SimulatedLauncher
 
@@ -31,10 +32,11 @@ class Pace:
         return self.spin_up + (self.per_card * result.fired if result.fired else self.click)
 
 
-#: ``--pace`` words: the toy's (its whir, then cards at about 8 a second, as LAUNCHER.md's
-#: dispenser fires them) or none at all.
-PACES: dict[str, Pace | None] = {"toy": Pace(spin_up=0.8, per_card=0.125, click=0.3),
-                                 "instant": None}
+#: ``--pace`` words: the toy's (its whir, then cards as fast as the dispenser's model fires
+#: them at full duty) or none at all.
+PACES: dict[str, Pace | None] = {
+    "toy": Pace(spin_up=0.8, per_card=1 / dispenser.CARDS_PER_SECOND, click=0.3),
+    "instant": None}
 
 
 class PacedLauncher(SimulatedLauncher):
