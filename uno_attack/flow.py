@@ -215,33 +215,41 @@ class TableFlow:
         )
 
     # -- what front ends call -------------------------------------------------------
-    def act(self, seat: int, text: str) -> None:
-        """A person's action for ``seat``, as a transcript writes it without the seat.
+    def act(self, seat: int, move: str | Action) -> None:
+        """A person's action for ``seat``: an :class:`Action` (the terminal game builds
+        them), or its text as a transcript writes it without the seat (the network's);
+        the answer to the launcher's question, when it is asked of ``seat``, is text.
 
         Raises :class:`ActRefused` (one line, the rule named) and changes nothing when it
         is not understood or not allowed now.
         """
-        if not isinstance(text, str):
-            raise ActRefused(f"not understood: 'action' must be a string, not {text!r}")
+        if not isinstance(move, str | Action):
+            raise ActRefused(f"not understood: 'action' must be a string, not {move!r}")
         try:
-            self._act(seat, text)
+            self._act(seat, move)
         finally:
             self._flush()
 
-    def _act(self, seat: int, text: str) -> None:
+    def _act(self, seat: int, move: str | Action) -> None:
         problem = self.problem
-        if problem is not None and problem.seat == seat:
-            self._answer(text)
+        if problem is not None and problem.seat == seat and isinstance(move, str):
+            self._answer(move)
             return
         pressing = self.busy if self.busy is not None else (
             problem.seat if problem is not None else None)
         if pressing is not None:
             raise ActRefused(f"wait: the launcher is firing "
                              f"{self.name(pressing)}'s press")
-        try:
-            action = Action.parse_move(text, seat, rules=self.game.rules)
-        except InvalidActionError as exc:
-            raise ActRefused(f"not understood: {text!r}: {exc}") from None
+        if isinstance(move, Action):
+            action = move
+            if action.seat != seat:
+                raise ActRefused(f"not understood: {action} is seat {action.seat}'s, not "
+                                 f"seat {seat}'s")
+        else:
+            try:
+                action = Action.parse_move(move, seat, rules=self.game.rules)
+            except InvalidActionError as exc:
+                raise ActRefused(f"not understood: {move!r}: {exc}") from None
         if not self.is_human(seat):
             raise ActRefused(f"seat {seat} is played by a bot",
                              (SeatWord(seat, "is"), " played by a bot"))

@@ -125,7 +125,7 @@ async def test_join_reconnects_after_the_connection_drops(tmp_path: Path) -> Non
 async def test_after_a_reconnect_the_action_not_sent_is_no_longer_said(
         tmp_path: Path) -> None:
     async with running_host(host_config(tmp_path)) as host:
-        app = JoinApp(url_of(host, None))
+        app = JoinApp(url_of(host, "Ann"))
         client = app.remote.client
         connect, back = client.connect, asyncio.Event()
 

@@ -62,6 +62,7 @@ class RemoteTable:
 
     animate = True
     can_start_new = False  # the host deals every match
+    seatless = "a watcher cannot act"  # as the host says it
 
     def __init__(self, url: str, *, client: TableClient | None = None,
                  ended: Callable[[str], None] = lambda why: None) -> None:
@@ -151,8 +152,10 @@ class RemoteTable:
                     note=note, actions=legal_actions(view, seat, rules.rules))
 
     # -- acting -------------------------------------------------------------------------
-    def act(self, text: str, seat: int | None = None) -> None:
-        """Send the act (this connection's seat only: the host knows it by the token)."""
+    def act(self, move: Action | str, seat: int | None = None) -> None:
+        """Send the act (this connection's seat only: the host knows it by the token), in
+        the network's form: a transcript's action without the seat."""
+        text = move if isinstance(move, str) else move.text(seat=False)
         task = asyncio.get_running_loop().create_task(self._send(text))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)

@@ -57,6 +57,9 @@ class TableControl(Protocol):
     animate: bool
     #: whether the last scoreboard offers a new match here (a host deals its own)
     can_start_new: bool
+    #: why this end has no seat to act for when the screen shows none (a watcher, nobody
+    #: at the keyboard yet)
+    seatless: str
 
     def listen(self, changed: Callable[[], None],
                refused: Callable[[str], None]) -> Callable[[], None]:
@@ -72,9 +75,10 @@ class TableControl(Protocol):
         """The table now, or ``None`` before there is one to show (connecting)."""
         ...
 
-    def act(self, text: str, seat: int | None = None) -> None:
-        """Send an action of ``seat`` (default: the seat on the screen). A refusal comes
-        back through ``refused``."""
+    def act(self, move: Action | str, seat: int | None = None) -> None:
+        """Send an action of ``seat`` (default: the seat on the screen), or a text answer
+        to the launcher's question (``retry``, ``fired N``). A refusal comes back through
+        ``refused``."""
         ...
 
     def check(self, action: Action) -> str | None:

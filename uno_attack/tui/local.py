@@ -42,6 +42,7 @@ class LocalTable:
     """See the module docstring. ``flow`` is built on ``session`` (a round dealt)."""
 
     can_start_new = True
+    seatless = "nobody holds the keyboard yet"
 
     def __init__(self, session: Session, *, settings: FlowSettings | None = None) -> None:
         self.session = session
@@ -170,17 +171,22 @@ class LocalTable:
             actions=tuple(views.legal_actions(game, seat, facts)) if seat is not None else ())
 
     # -- acting -------------------------------------------------------------------------
-    def act(self, text: str, seat: int | None = None) -> None:
+    def act(self, move: str | Action, seat: int | None = None) -> None:
+        """An action of the person at ``seat`` (default: the one holding the keyboard), or
+        a text answer to the launcher's question; a refusal goes to the listeners."""
         flow = self.flow
         seat = self.viewer if seat is None else seat
         refusal: str | None = None
         if flow.problem is not None:
-            refusal = flow.operator(text)  # the person here answers as the operator does
+            if not isinstance(move, str):
+                refusal = "wait: the launcher's question comes first"
+            else:
+                refusal = flow.operator(move)  # the person here answers as the operator does
         elif seat is None:
-            refusal = "nobody holds the keyboard yet"
+            refusal = self.seatless
         else:
             try:
-                flow.act(seat, text)
+                flow.act(seat, move)
             except ActRefused as exc:  # the engine's refusal reads as check() says it
                 names = flow.seat_names()
                 refusal = (plainly(exc.refusal, names) if exc.refusal is not None

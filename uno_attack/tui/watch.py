@@ -82,6 +82,7 @@ class ReplayTable:
 
     animate = False
     can_start_new = False
+    seatless = "This is a replay: it can only be watched."
 
     def __init__(self, transcript: Transcript, *,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
@@ -157,7 +158,7 @@ class ReplayTable:
                     view=views.view(game, facts, seat), rules=self.rules, seat=seat,
                     watching="a replay")
 
-    def act(self, text: str, seat: int | None = None) -> None:
+    def act(self, move: Action | str, seat: int | None = None) -> None:
         for _, refused in list(self._listeners):
             refused("This is a replay: it can only be watched.")
 

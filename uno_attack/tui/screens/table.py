@@ -52,6 +52,8 @@ from uno_attack.tui.widgets.seats import SeatBadge, SeatInfo, SeatsBar
 from uno_attack.tui.widgets.topcard import TopCardView
 from uno_attack.wording import count
 
+_TAKES = {Verb.PRESS: Action.press, Verb.DRAW: Action.draw}  # the rule set's take, by verb
+
 LOG_STYLES = (("caught", "bold red"), ("fired!", "magenta"), ("UNO", "bold yellow"),
               ("wins", "bold green"), ("Round ", "bold"), ("resumed", "bold"),
               ("★", "bold green"), ("⚠", "bold red"))
@@ -380,7 +382,7 @@ class TableScreen(Screen[str]):
             self.app.call_later(self._ask)
             return
         if color is not None:
-            self.table.act(f"choose {color.label}")
+            self._act(lambda seat: Action.choose(seat, color))
 
     # -- playing cards -------------------------------------------------------------------
     def _hand_shown(self) -> Seen | None:
@@ -439,7 +441,20 @@ class TableScreen(Screen[str]):
         play = Action.play(seen.seat, cards, color, target, uno=self.uno_armed)
         self.uno_armed = False
         self.picked = ()
-        self.table.act(play.text(seat=False))
+        self.table.act(play, seat=seen.seat)
+
+    def _act(self, make: Callable[[int], Action], seat: int | None = None) -> None:
+        """Make the action ``make`` builds for ``seat`` (default: the seat whose hand the
+        screen shows): the table gets a value, never text to parse back."""
+        if seat is None:
+            seen = self.seen
+            if seen is None:
+                return
+            if seen.seat is None:
+                self._refused(self.table.seatless)
+                return
+            seat = seen.seat
+        self.table.act(make(seat), seat=seat)
 
     # -- keys and clicks ------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -542,7 +557,7 @@ class TableScreen(Screen[str]):
     def action_take(self, verb: str) -> None:
         """Press the launcher, or draw from the pile (``verb``: the rule set's)."""
         if self.seen is not None:
-            self.table.act(verb)
+            self._act(_TAKES[Verb(verb)])
 
     def on_launcher_view_pressed(self, message: LauncherView.Pressed) -> None:
         if self.seen is not None:
@@ -554,13 +569,13 @@ class TableScreen(Screen[str]):
             return
         window = seen.view.get("uno_window")
         if window is not None and window in seen.people:
-            self.table.act("uno", seat=window)
+            self._act(Action.call_uno, seat=window)
         elif seen.my_turn:
             self.uno_armed = not self.uno_armed
             self.message = ("UNO! will be called with your next play" if self.uno_armed
                             else "UNO call cancelled")
         else:
-            self.table.act("uno")
+            self._act(Action.call_uno)
 
     def action_catch(self) -> None:
         seen = self.seen
@@ -576,19 +591,19 @@ class TableScreen(Screen[str]):
 
     def _caught(self, target: int | None) -> None:
         if target is not None:
-            self.table.act(f"catch {target}")
+            self._act(lambda seat: Action.catch(seat, target))
 
     def on_seat_badge_clicked(self, message: SeatBadge.Clicked) -> None:
         seen = self.seen
         if seen is not None and any(a.target == message.seat
                                     for a in seen.listed(Verb.CATCH)):
-            self.table.act(f"catch {message.seat}")
+            self._act(lambda seat: Action.catch(seat, message.seat))
 
     def action_pass_turn(self) -> None:
-        self.table.act("pass")
+        self._act(Action.pass_)
 
     def action_challenge(self) -> None:
-        self.table.act("challenge")
+        self._act(Action.challenge)
 
     def action_jump_in(self) -> None:
         seen = self.seen
@@ -596,7 +611,7 @@ class TableScreen(Screen[str]):
             self._play(seen.jump_ins[0].cards)
 
     def action_go_out(self) -> None:
-        self.table.act("out")
+        self._act(Action.out)
 
     def action_help(self) -> None:
         seen = self.seen
