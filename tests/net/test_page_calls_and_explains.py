@@ -16,6 +16,7 @@ from tests.net.helpers import NOTHING_FIRES, deal, host_config, running_host, ur
 from tests.net.test_page_in_browser import launch
 from uno_attack.net.host import Host
 from uno_attack.rules import ATTACK
+from uno_attack.wording import OPTION_WORDS, VALUE_WORDS
 
 PHONE = {"width": 360, "height": 740}
 
@@ -132,9 +133,9 @@ async def test_the_help_panel_lists_the_tables_house_rules_and_cards(tmp_path: P
         await ann.wait_for_selector("#help[open]")
         assert await ann.locator("#help-rules").inner_text() == (
             "UNO Attack, a points match to 200.")
-        assert await ann.locator("#help-house li").all_inner_texts() == [
-            "Stacking: same — a Draw card may be answered with another, passing on the sum",
-            "Jump in: numbers — anyone holding the identical card may play it out of turn"]
+        assert await ann.locator("#help-house li").all_inner_texts() == [  # as declared
+            f"{OPTION_WORDS[key][0]}: {VALUE_WORDS[key, value]} — {OPTION_WORDS[key][1]}"
+            for key, value in (("stacking", "same"), ("jump_in", "numbers"))]
         cards = await ann.locator("#help-cards li").all_inner_texts()
         assert cards == ["1–9Numbers — number cards, no effect"] + [
             f"{kind['sign'] or symbol}{kind['name']} — {kind['effect']}"

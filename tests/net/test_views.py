@@ -113,11 +113,11 @@ def test_the_tables_rules_are_said_in_plain_words_from_the_options() -> None:
     assert rules["title"] == "UNO Attack"
     assert rules["match"] == "net match of 3 rounds"
     assert rules["house_rules"] == [
-        {"option": "next_dealer", "value": "winner starts", "title": "Next dealer",
-         "meaning": "winner, left (the deal passes to the left), or winner_starts (the "
-                    "winner plays first)"},
-        {"option": "stacking", "value": "same", "title": "Stacking",
-         "meaning": "a Draw card may be answered with another, passing on the sum"},
-        {"option": "seven_zero", "value": "on", "title": "Seven zero",
-         "meaning": "a 7 swaps hands with a named seat; a 0 passes every hand on"}]
+        {"option": "next_dealer", "value": "winner plays first", "title": "Next dealer",
+         "meaning": "the winner deals, the deal passes left, or the winner plays first"},
+        {"option": "stacking", "value": "the same card", "title": "Stack Draw cards",
+         "meaning": "answer a Draw card with another and pass on the sum (same: the same "
+                    "card; up: the same or bigger)"},
+        {"option": "seven_zero", "value": "on", "title": "7-0",
+         "meaning": "a 7 swaps hands with a player you name; a 0 passes every hand on"}]
     assert not any(".md" in line or "(B" in str(line) for line in map(str, rules.values()))
