@@ -4,8 +4,9 @@ and the sentence with a place for each of them.
 The engine words a refusal as a transcript records it ("seat 1 owes 2 presses first
 (RULES.md 5)"): that is ``str(refusal)``, the text the transcripts compare. A screen says
 it to the players by name, and "you" to the person at the keyboard
-(:meth:`Refusal.for_names`); both come from the same fields, so no front end reads the
-sentence back for seat numbers. The engine turns down many candidate moves on its hot
+(:meth:`Refusal.for_names`), and at the table without the rule it cites, which a player
+has no book for (:meth:`Refusal.plainly`); all come from the same fields, so no front end
+reads the sentence back for seat numbers. The engine turns down many candidate moves on its hot
 path, so a refusal formats nothing until it is read.
 
 A template is a :meth:`str.format` string: ``{0}``, ``{1}`` … are its words (a card, a
@@ -67,6 +68,13 @@ class Refusal(NamedTuple):
         """The sentence with each seat's name, and "you" for :data:`~uno_attack.wording.YOU`:
         ``it is Ben's turn, not yours (RULES.md 4)``."""
         return _capitalised(self._fill([_Seat(seat, names[seat]) for seat in self.seats]))
+
+    def plainly(self, names: Sequence[str]) -> str:
+        """:meth:`for_names` citing no rule book: a player at the table has none open, so
+        "(RULES.md 4)" tells them nothing (the rule stays in the help, in ``replay`` and
+        in the transcripts). The rule's field goes from the template, with the brackets
+        or the colon around it; where the rule is part of the sentence, it is "the rule"."""
+        return self._replace(template=_without_rule(self.template)).for_names(names)
 
     def parts(self, before: str = "") -> tuple[Part, ...]:
         """The sentence (after ``before``) as text and seats in order, each run of text in
@@ -147,3 +155,29 @@ class _Seat:
 
 def _capitalised(text: str) -> str:
     return text[0].upper() + text[1:] if text.startswith("you") else text
+
+
+def _without_rule(template: str) -> str:
+    """The template with its ``{rule}`` field, and the brackets or colon around it, gone."""
+    pieces = list(Formatter().parse(template))
+    out = ""
+    skip_to_bracket = False
+    for literal, field, spec, conversion in pieces:
+        if skip_to_bracket:  # the rest of a bracket that held the rule: "({rule}: …)"
+            literal = literal[literal.find(")") + 1:] if ")" in literal else ""
+            skip_to_bracket = False
+        out += literal.replace("{", "{{").replace("}", "}}")
+        if field is None:
+            continue
+        if field != "rule":
+            out += "{" + field + (f"!{conversion}" if conversion else "") + \
+                (f":{spec}" if spec else "") + "}"
+            continue
+        if out.endswith("("):
+            out = out[:-1].rstrip()
+            skip_to_bracket = True
+        elif out.endswith(", ") or out.endswith("; ") or out.endswith(": "):
+            out = out[:-2]
+        else:
+            out += "the rule"
+    return out

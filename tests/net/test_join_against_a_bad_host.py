@@ -150,10 +150,12 @@ async def test_a_bad_message_ends_the_client_with_one_line_naming_it(kind: str) 
 
 async def test_what_is_safe_to_pass_over_is_passed_over() -> None:
     """A kind of message or a field the client does not know, and an error whose message
-    is not one line of text, leave the client at the table."""
+    (or plain words) is not one line of text, leave the client at the table."""
     frames = text(hello(extra=1), view(1, later_field={"x": 1}), {"type": "chat"},
                   {"type": "error", "message": {"a": 1}},
-                  {"type": "error", "message": "two\nlines\x1b[2J"}, view(2))
+                  {"type": "error", "message": "two\nlines\x1b[2J"},
+                  {"type": "error", "message": "m", "plain": "plain\x1b[2J\nwords"},
+                  {"type": "error", "message": "n", "plain": ["not", "text"]}, view(2))
     async with bad_host(frames) as url:
         remote = RemoteTable(url, ended=lambda why: pytest.fail(why))
         seen: list[str] = []
@@ -169,8 +171,9 @@ async def test_what_is_safe_to_pass_over_is_passed_over() -> None:
             await asyncio.gather(task, return_exceptions=True)
     assert remote.view is not None
     assert remote.view["seq"] == 2
-    assert remote.client.errors == ["{'a': 1}", "two lines [2J"]
-    assert seen == ["{'a': 1}", "two lines [2J"]
+    assert remote.client.errors == ["{'a': 1}", "two lines [2J", "m", "n"]
+    # a player's words one line of text; words that are not text are passed over
+    assert seen == ["{'a': 1}", "two lines [2J", "plain [2J words", "n"]
     assert remote.seen() is not None
 
 

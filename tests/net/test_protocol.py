@@ -113,6 +113,8 @@ async def test_an_illegal_act_gets_an_error_naming_the_rule_and_changes_nothing(
         # worded for its person: the others by name, this one as "you"
         assert error["message"] == (f"illegal action '{other} press': it is "
                                     f"{['Ann', 'Bob'][seat]}'s turn, not yours (RULES.md 4)")
+        # in a player's words, citing no rule book
+        assert error["plain"] == f"it is {['Ann', 'Bob'][seat]}'s turn, not yours"
         # its facts: the rule, the seats, and the parts a client words with names
         assert error["rule"] == "RULES.md 4"
         assert error["seats"] == [seat, other]
@@ -123,6 +125,7 @@ async def test_an_illegal_act_gets_an_error_naming_the_rule_and_changes_nothing(
         assert "invalid card" in error["message"]
         assert error["parts"] == (error["message"],)
         assert "rule" not in error
+        assert error["plain"] is None  # not understood: the message is all there is
         assert game.snapshot() == before
         assert client.seq == 1  # no view: nothing changed
         await client.close()

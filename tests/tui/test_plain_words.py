@@ -21,7 +21,6 @@ from uno_attack.engine import Round
 from uno_attack.errors import UnoAttackError
 from uno_attack.options import OPTION_SPECS, Options
 from uno_attack.rules import rule_set
-from uno_attack.tui.plain import plainly
 from uno_attack.tui.screens.newgame import STRENGTHS
 from uno_attack.wording import OPTION_WORDS, VALUE_WORDS
 
@@ -104,7 +103,7 @@ def test_no_refusal_the_screens_say_cites_a_spec_file() -> None:
                     refusal = game.refusal(action)
                     if refusal is not None:
                         templates.add(refusal.template)
-                        said = plainly(refusal, NAMES)
+                        said = refusal.plainly(NAMES)
                         assert said, str(refusal)
                         assert not CITES.search(said), (str(refusal), said)
                 legal = game.legal_actions()

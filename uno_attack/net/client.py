@@ -79,6 +79,12 @@ def parse(text: str) -> Message:
 HELLO_TIMEOUT_S = 10.0
 
 
+def one_line(text: str) -> str:
+    """``text`` as one line of printable characters (a host's words are never markup or
+    control sequences on the screen)."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
 class TableClient:
     """One connection to a table; :meth:`connect` again after a drop (a new ``seq`` run).
 
@@ -161,8 +167,9 @@ class TableClient:
             self.view = message
         elif kind == "error":  # shown as one line of text, whatever it holds
             text = "" if message.get("message") is None else str(message["message"])
-            message["message"] = " ".join("".join(c if c.isprintable() else " "
-                                                  for c in text).split())
+            message["message"] = one_line(text)
+            plain = message.get("plain")  # the words for a player, if the host sent them
+            message["plain"] = one_line(plain) if isinstance(plain, str) and plain else None
             message["parts"] = check_error(message, self._table)  # checked, as Part values
             self.errors.append(message["message"])
         return message

@@ -106,7 +106,12 @@ class RemoteTable:
         elif kind == "error":
             names = self.hello["players"] if self.hello is not None else ()
             parts = message.get("parts")  # as the client checked them, if the host sent any
-            text = say(parts, names) if parts is not None else str(message.get("message"))
+            if message.get("plain") is not None:  # the host's words for a player
+                text = str(message["plain"])
+            elif parts is not None:
+                text = say(parts, names)
+            else:
+                text = str(message.get("message"))
             for _, refused in list(self._listeners):
                 refused(text)
             return

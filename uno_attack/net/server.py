@@ -103,15 +103,19 @@ class Connection:
     def send(self, message: Mapping[str, Any]) -> None:
         self._put(json.dumps(message, **_JSON))  # type: ignore[arg-type]
 
-    def error(self, text: str, refused: ActRefused | None = None) -> None:
+    def error(self, text: str, refused: ActRefused | None = None,
+              plain: str | None = None) -> None:
         """An ``error``: one line; for a refused act also its parts (the seats it names, for
-        a client to name them) and, when the rules refused it, the rule and the seats."""
+        a client to name them) and, when the rules refused it, the rule, the seats and the
+        sentence in plain words (``plain``: the rule not cited, for a player)."""
         message: dict[str, Any] = {"type": "error", "message": " ".join(text.split())}
         if refused is not None:
             message["parts"] = parts_json(refused.parts)
             if refused.refusal is not None:
                 message["rule"] = refused.refusal.rule
                 message["seats"] = list(refused.refusal.seats)
+        if plain is not None:
+            message["plain"] = plain
         self.send(message)
 
     def _put(self, item: str | tuple[int, str]) -> None:
@@ -345,7 +349,8 @@ class TableServer:
         except ActRefused as exc:  # worded for its person: "not yours", by the others' names
             names = self.flow.seat_names()
             names[seat] = YOU
-            conn.error(say(exc.parts, names), exc)
+            conn.error(say(exc.parts, names), exc,
+                       exc.refusal.plainly(names) if exc.refusal is not None else None)
 
     # -- broadcasting ---------------------------------------------------------------------
     def changed(self, lines: list[str]) -> None:

@@ -25,7 +25,6 @@ from uno_attack.store import PlayerStats
 from uno_attack.store.background import Background, BackgroundJournal, write_in_background
 from uno_attack.tui.control import Scoreboard, ScoreLine
 from uno_attack.tui.hints import Hint, ask_hard_bot
-from uno_attack.tui.plain import plainly
 from uno_attack.tui.seen import Rules, Seen
 from uno_attack.wording import wins
 
@@ -189,7 +188,7 @@ class LocalTable:
                 flow.act(seat, move)
             except ActRefused as exc:  # the engine's refusal reads as check() says it
                 names = flow.seat_names()
-                refusal = (plainly(exc.refusal, names) if exc.refusal is not None
+                refusal = (exc.refusal.plainly(names) if exc.refusal is not None
                            else say(exc.parts, names))
         if refusal is not None:
             for _, refused in list(self._listeners):
@@ -198,7 +197,7 @@ class LocalTable:
     def check(self, action: Action) -> str | None:
         """The engine's reason against this action now, in the players' names and words."""
         refusal = self.flow.game.refusal(action)
-        return None if refusal is None else plainly(refusal, self.flow.seat_names())
+        return None if refusal is None else refusal.plainly(self.flow.seat_names())
 
     def hint(self) -> Callable[[], Hint] | str:
         """The hard bot's question for the seat on the screen, on its turn."""

@@ -477,7 +477,7 @@ const connection = new Connection(token, {
       render();
       react(before, msg);
     } else if (msg.type === "error") {
-      toast(msg.message);
+      toast(msg.plain ?? msg.message);  // the host's words for a player, when it has them
     }
   },
   state(name, detail) {
