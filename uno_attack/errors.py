@@ -58,7 +58,15 @@ class ActRefused(UnoAttackError):
 
 
 class OptionError(UnoAttackError):
-    """An unknown rule option, or a value an option does not take."""
+    """An unknown rule option, or a value an option does not take. ``option`` and
+    ``plain``, where given: the option at fault and the reason in a player's words (no
+    option key, no rule book), for a screen that names options by their labels."""
+
+    def __init__(self, message: str, *, option: str | None = None,
+                 plain: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+        self.plain = plain
 
 
 class TranscriptError(UnoAttackError):

@@ -234,10 +234,13 @@ class Options:
         first = self.first_dealer
         if isinstance(first, int) and first >= players:
             raise OptionError(f"{where}: option 'first_dealer' = {first}: no such seat "
-                              f"among {players} players")
+                              f"among {players} players", option="first_dealer",
+                              plain=f"there is no seat {first} among {players} players")
         if self.teams and players % self.teams:
             raise OptionError(f"{where}: option 'teams' = {self.teams}: {players} players do "
-                              "not divide into teams of equal size (VARIANTS.md B10)")
+                              "not divide into teams of equal size (VARIANTS.md B10)",
+                              option="teams", plain=f"{players} players do not make "
+                              f"{self.teams} teams of the same size")
         self.check_deal(players, where=where)
 
     def check_deal(self, players: int, *, where: str = "options") -> None:
@@ -246,7 +249,9 @@ class Options:
         if players * self.hand_size + 1 > deck:
             raise OptionError(f"{where}: option 'hand_size' = {self.hand_size}: {players} "
                               f"players × {self.hand_size} cards leaves no starter in a deck "
-                              f"of {deck}")
+                              f"of {deck}", option="hand_size",
+                              plain=f"{players} players × {self.hand_size} cards leave no card "
+                              f"of the {deck} to start on")
 
     def to_dict(self, *, all_keys: bool = False) -> dict[str, object]:
         """The options as a transcript records them (only those that differ from the default)."""

@@ -109,8 +109,10 @@ def test_a_refused_combination_shows_the_engines_message_and_cannot_start(
         assert isinstance(top, NewGameScreen)
         top.query_one("#opt-teams").value = "3"  # type: ignore[attr-defined]
         await settle(pilot, lambda: top.problem is not None)
-        assert "4 players do not divide into teams of equal size (VARIANTS.md B10)" in \
-            _text(top, "#newgame-problem")
+        said = _text(top, "#newgame-problem")  # by the option's label, no rule book cited
+        assert f"{OPTION_WORDS['teams'][0]}: 4 players do not make 3 teams of the same " \
+            "size" in said
+        assert ".md" not in said
         assert top.query_one("#start", Button).disabled
         await pilot.press("ctrl+s")
         assert app.screen is top  # not started
@@ -137,8 +139,8 @@ def test_hands_too_big_for_the_deck_are_refused_as_the_deal_would(tmp_path: Path
         assert isinstance(top, NewGameScreen)
         top.query_one("#opt-hand_size").value = "30"  # type: ignore[attr-defined]
         await settle(pilot, lambda: top.problem is not None)
-        assert "option 'hand_size' = 30: 4 players × 30 cards leaves no starter in a deck " \
-            "of 112" in _text(top, "#newgame-problem")
+        assert f"{OPTION_WORDS['hand_size'][0]}: 4 players × 30 cards leave no card of the " \
+            "112 to start on" in _text(top, "#newgame-problem")
         assert top.query_one("#start", Button).disabled
         await pilot.press("ctrl+s")
         assert app.screen is top  # not started

@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Footer, Input, Label, Select
 
-from uno_attack.errors import UnoAttackError
+from uno_attack.errors import OptionError, UnoAttackError
 from uno_attack.options import OPTION_SPECS, PRESETS, Choice, Flag, Options, OptionSpec
 from uno_attack.rules import RULE_SETS
 from uno_attack.saved_game import name_problem
@@ -202,7 +202,7 @@ class NewGameScreen(OnceScreen[GameConfig]):
         try:
             self.config()
         except UnoAttackError as exc:
-            self.problem = str(exc)
+            self.problem = _plainly(exc)
         else:
             self.problem = None
         self._say(self.problem)
@@ -252,7 +252,7 @@ class NewGameScreen(OnceScreen[GameConfig]):
         try:
             config = self.config()
         except UnoAttackError as exc:
-            self.problem = str(exc)
+            self.problem = _plainly(exc)
             self._say(self.problem)
             self.app.bell()
             return
@@ -288,3 +288,11 @@ def _show(field: Widget, value: object) -> None:
         field.value = value
     elif isinstance(field, Input):
         field.value = str(value)
+
+
+def _plainly(problem: UnoAttackError) -> str:
+    """A refused choice as the screen says it: by the option's label, in a player's words
+    where the options give them (the command line's message names the key and the rule)."""
+    if isinstance(problem, OptionError) and problem.option is not None and problem.plain:
+        return f"{OPTION_WORDS[problem.option][0]}: {problem.plain}"
+    return str(problem)
