@@ -26,7 +26,7 @@ from sim_launcher.policies import BurstPolicy
 from uno_attack.errors import LauncherError
 from uno_attack.launcher import LauncherSettings, PolicyLauncher, PressResult
 from wiring.devices import DispenserDevices, HBridgeMotor
-from wiring.driver import GpioEjector
+from wiring.driver import CLOSE_WAIT_S, GpioEjector
 from wiring.emulated import DEFAULT_TIME_SCALE, FAULTS, EmulatedHardware, open_emulated
 from wiring.feedback import Feedback
 from wiring.pinmap import PinMap, load_pin_map
@@ -78,10 +78,18 @@ class GpioLauncher(PolicyLauncher):
             self.feedback.idle()
 
     def _close(self) -> None:
+        """Stop an eject in progress and let its press end (its light and sound put out)
+        before the devices close under it."""
+        self.gpio.stop()
+        finished = self._lock.acquire(timeout=CLOSE_WAIT_S)
         try:
             self.feedback.idle()
         finally:
-            self.gpio.close()
+            try:
+                self.gpio.close()
+            finally:
+                if finished:
+                    self._lock.release()
 
 
 @dataclass

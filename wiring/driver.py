@@ -29,6 +29,8 @@ from wiring.devices import DispenserDevices
 
 log = logging.getLogger(__name__)
 
+CLOSE_WAIT_S = 5.0  # how long a close waits for a stopped eject's loop to end
+
 
 class LoopClock:
     """How the eject loop waits and sets its watchdog: in real time, as on a Pi."""
@@ -228,11 +230,20 @@ class GpioEjector:
         return sensor is not None and bool(sensor.is_active)
 
     def close(self) -> None:
-        """Stop the motor and release every device; safe to call twice, from any thread."""
+        """Stop the motor and release every device; safe to call twice, from any thread.
+
+        An eject in progress is stopped and its loop let finish (it settles in a few
+        hundred milliseconds at most) before the devices close under it; a loop that does
+        not finish in :data:`CLOSE_WAIT_S` finds them closed, the motor off all the same."""
         if self._closed:
             return
         self.stop()
-        with self._motor_lock:
-            self._closed = True
-            self._set(0.0)
-        self.devices.close()
+        finished = self._lock.acquire(timeout=CLOSE_WAIT_S)
+        try:
+            with self._motor_lock:
+                self._closed = True
+                self._set(0.0)
+            self.devices.close()
+        finally:
+            if finished:
+                self._lock.release()

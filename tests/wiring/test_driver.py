@@ -231,6 +231,56 @@ class TestSafety:
         assert hardware.world.model.duty == 0
 
 
+    def test_close_from_another_thread_lets_the_eject_end_stopped(
+            self, open_emulated_launcher: OpenEmulated) -> None:
+        """Regression: a host stopping mid-eject closed the pins under the running loop,
+        whose next read raised GPIODeviceClosed in the press (and its light's, after)."""
+        launcher = open_emulated_launcher(scale=1, policy="fixed:12")  # 12 cards: 1.5 s
+        hardware = launcher.emulation
+        assert hardware is not None
+        outcome: list[object] = []
+        # the race made certain: once stopped, the loop looks again only after the pins
+        # are closed (or a second passed: a close that waits for it never closes them first)
+        stopping, pins_closed = threading.Event(), threading.Event()
+        ejector, devices = launcher.gpio, launcher.devices
+        stop, close_pins, wait = ejector.stop, devices.close, ejector.clock.wait
+
+        def stop_then_mark() -> None:
+            stop()
+            stopping.set()
+
+        def close_then_mark() -> None:
+            close_pins()
+            pins_closed.set()
+
+        def wait_after_the_close(woken: threading.Event, ms: float | None) -> None:
+            wait(woken, ms)
+            if stopping.is_set():
+                pins_closed.wait(1.0)
+
+        ejector.stop = stop_then_mark  # type: ignore[method-assign]
+        devices.close = close_then_mark  # type: ignore[method-assign]
+        ejector.clock.wait = wait_after_the_close  # type: ignore[method-assign]
+
+        def press() -> None:
+            try:
+                outcome.append(launcher.press())
+            except Exception as exc:  # the regression: an exception here
+                outcome.append(exc)
+
+        pressing = threading.Thread(target=press)
+        pressing.start()
+        while hardware.world.model.duty == 0 and pressing.is_alive():  # the roller turns
+            time.sleep(0.005)
+        launcher.close()
+        pressing.join(10)
+        [result] = outcome
+        assert not isinstance(result, Exception), result
+        assert result.status is EjectStatus.STOPPED  # type: ignore[attr-defined]
+        assert hardware.world.model.duty == 0
+        assert launcher.devices.beam.closed  # type: ignore[union-attr]
+
+
 class TestButton:
     @pytest.mark.parametrize("faults", [(), ("bouncy-button",)])
     def test_one_press_per_push(self, open_emulated_launcher: OpenEmulated,
