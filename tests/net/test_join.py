@@ -24,10 +24,12 @@ from tests.net.helpers import (
 )
 from tests.tui.test_new_game import BluffingBot
 from uno_attack.actions import Verb
+from uno_attack.cards import Card
 from uno_attack.net.client import Message, TableClient
 from uno_attack.net.join_app import JoinApp, RemoteTable
 from uno_attack.rules import CLASSIC
 from uno_attack.transcript import Transcript
+from uno_attack.tui.arrivals import in_order
 from uno_attack.tui.screens.dialogs import QuitScreen, RevealScreen
 from uno_attack.tui.screens.pickers import ChoiceScreen
 from uno_attack.tui.screens.scoreboard import ScoreboardScreen
@@ -77,6 +79,23 @@ async def test_join_shows_the_seat_and_sends_what_is_chosen(tmp_path: Path) -> N
             await pilot.press("space")
             await wait_for(lambda: "Ann pressed the launcher: nothing fired"
                            in app.table_screen.log_lines, pilot)
+
+
+async def test_join_sorts_the_hand_as_play_does_and_t_keeps_the_choice(tmp_path: Path) -> None:
+    config = host_config(tmp_path, humans=("Ann",), players=2, launcher=NOTHING_FIRES)
+    async with running_host(config) as host:
+        deal(host, ["W G7 R5 B2 R1", "Y1 Y2 Y3 Y4 Y5"], "R3", dealer=1)
+        kept: list[bool] = []
+        app = JoinApp(url_of(host, "Ann"), sorted_hand=True,
+                      keep_order=lambda sorted_hand: kept.append(sorted_hand))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(lambda: app.view is not None, pilot)
+            hand = app.table_screen.query_one(HandView)
+            dealt = [Card.parse(code) for code in ("W", "G7", "R5", "B2", "R1")]
+            assert list(hand.cards) == list(in_order(dealt, sorted_hand=True)) != dealt
+            await pilot.press("t")
+            await wait_for(lambda: list(hand.cards) == dealt, pilot)
+            assert kept == [False]
 
 
 async def test_a_refusal_is_said_in_plain_words_with_the_players_names(tmp_path: Path) -> None:

@@ -13,11 +13,15 @@ def main(argv: list[str]) -> int:
                     "for your seat (or the watch URL).")
     parser.add_argument("url", metavar="URL", help="http://HOST:PORT/?token=...")
     args = parser.parse_args(argv)
+    from uno_attack.config import load_settings, update_settings
     from uno_attack.net.client import socket_url
     from uno_attack.net.join_app import JoinApp
 
     socket_url(args.url)  # a URL that is not one is refused before the screen opens
-    app = JoinApp(args.url)
+    settings = load_settings()  # the hand's order, as play remembers it (sorted at first)
+    app = JoinApp(args.url, sorted_hand=settings.hand_order == "sorted",
+                  keep_order=lambda sorted_hand: update_settings(
+                      hand_order="sorted" if sorted_hand else "dealt"))
     app.run()
     if app.failure is not None:  # the host unreachable, refusing the link, or broken
         raise UnoAttackError(app.failure)

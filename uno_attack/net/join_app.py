@@ -227,11 +227,12 @@ class RemoteTable:
 class JoinApp(UnoAttackApp):
     """The terminal game at one seat (or the watch) of a hosted table."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, sorted_hand: bool = False,
+                 keep_order: Callable[[bool], str | None] = lambda sorted_hand: None) -> None:
         self.remote = RemoteTable(url, ended=self._ended)
         #: why the app ended by itself (the host unreachable, refusing, or broken)
         self.failure: str | None = None
-        super().__init__(self.remote)
+        super().__init__(self.remote, sorted_hand=sorted_hand, keep_order=keep_order)
 
     def _ended(self, why: str) -> None:
         self.failure = why
