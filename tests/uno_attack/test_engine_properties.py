@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from uno_attack.actions import Action, Verb
 from uno_attack.bots import make_bot
 from uno_attack.cards import COLORS
-from uno_attack.engine import Phase, Round
+from uno_attack.engine import _STATE, Phase, Round
 from uno_attack.errors import IllegalActionError, OptionError
 from uno_attack.journal import Journal
 from uno_attack.launcher import open_launcher
@@ -198,6 +198,8 @@ class TestPickling:
             if game.over:
                 break
             random_step(game, rng)
+        # the state is every public slot but the rule set; the private ones are built
+        assert set(_STATE) == {n for n in Round.__slots__ if not n.startswith("_")} - {"rules"}
         data = pickle.dumps(game)
         assert b"_ways" not in data  # the tables are built again on loading
         assert b"_matching" not in data
