@@ -23,7 +23,7 @@ from uno_attack.refusal import say
 from uno_attack.rules import RuleSet
 from uno_attack.store import PlayerStats
 from uno_attack.tui.app import UnoAttackApp
-from uno_attack.tui.control import Scoreboard, ScoreLine
+from uno_attack.tui.control import Listeners, Scoreboard, ScoreLine
 from uno_attack.tui.seen import Rules, Seen
 from uno_attack.views import Hello, View
 from uno_attack.wording import wins
@@ -75,7 +75,7 @@ class RemoteTable:
         self._up = False  # connected since the last drop
         self._rules: tuple[object, Rules] | None = None
         self._points: dict[int, list[int]] = {}  # round -> its points, as the views told
-        self._listeners: list[tuple[Callable[[], None], Callable[[str], None]]] = []
+        self.listeners = Listeners()  # the screens listening
         self._sending: set[asyncio.Task[None]] = set()
 
     # -- the connection -----------------------------------------------------------------
@@ -87,7 +87,7 @@ class RemoteTable:
         except UnoAttackError as exc:  # unreachable, refused, or the host broke NETWORK.md
             self.connection = str(exc)
             await self.client.close()  # before the app ends and cancels this
-            self._tell()
+            self.listeners.changed()
             self.ended(str(exc))
         finally:
             await self.client.close()
@@ -112,8 +112,7 @@ class RemoteTable:
                 text = say(parts, names)
             else:
                 text = str(message.get("message"))
-            for _, refused in list(self._listeners):
-                refused(text)
+            self.listeners.refused(text)
             return
         elif kind != "disconnected":
             return  # a kind of message this client does not know: nothing to show
@@ -122,7 +121,7 @@ class RemoteTable:
                 self.drops += 1
                 self._up = False
             self.connection = f"connection lost: reconnecting in {message['retry_in']:.1f} s"
-        self._tell()
+        self.listeners.changed()
 
     def close(self) -> None:
         """The connection closes as :meth:`run` ends."""
@@ -130,13 +129,8 @@ class RemoteTable:
     # -- what the screen reads ----------------------------------------------------------
     def listen(self, changed: Callable[[], None],
                refused: Callable[[str], None]) -> Callable[[], None]:
-        listener = (changed, refused)
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+        return self.listeners.listen(changed, refused)
 
-    def _tell(self) -> None:
-        for changed, _ in list(self._listeners):
-            changed()
 
     def seen(self) -> Seen | None:
         hello, view = self.hello, self.view
@@ -169,8 +163,7 @@ class RemoteTable:
         try:
             await self.client.act(text)
         except (ConnectionError, RuntimeError):
-            for _, refused in list(self._listeners):
-                refused("not connected: the action was not sent")
+            self.listeners.refused("not connected: the action was not sent")
 
     def check(self, action: Action) -> str | None:
         return None  # only the host can say

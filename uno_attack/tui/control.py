@@ -1,11 +1,13 @@
-"""What the table screen drives: a table played here, or one hosted elsewhere.
+"""What the table screen drives: a table played here, one hosted elsewhere, or a replay.
 
-The screens draw from :meth:`TableControl.seen` and send actions as a transcript writes
-them without the seat (``play R5``, ``draw``, ``catch 2``). Two implementations:
+The screens draw from :meth:`TableControl.seen` and send :class:`~uno_attack.actions.Action`
+values (the launcher's question alone is answered in text). Three implementations:
 :class:`~uno_attack.tui.local.LocalTable` (the session and its
 :class:`~uno_attack.flow.TableFlow` in this app's event loop: hot-seat, the launcher's
-button, the operator's answers) and :class:`~uno_attack.net.join_app.RemoteTable` (a
-:class:`~uno_attack.net.client.TableClient` of a host).
+button, the operator's answers), :class:`~uno_attack.net.join_app.RemoteTable` (a
+:class:`~uno_attack.net.client.TableClient` of a host) and
+:class:`~uno_attack.tui.watch.ReplayTable` (a saved round, stepped through). Each tells the
+screens listening to it through one :class:`Listeners`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,28 @@ from uno_attack.actions import Action
 from uno_attack.journal import SaveFailure
 from uno_attack.store import PlayerStats
 from uno_attack.tui.seen import Seen
+
+
+class Listeners:
+    """The screens listening to a table: each told of every change and every refusal."""
+
+    def __init__(self) -> None:
+        self._listening: list[tuple[Callable[[], None], Callable[[str], None]]] = []
+
+    def listen(self, changed: Callable[[], None],
+               refused: Callable[[str], None]) -> Callable[[], None]:
+        """Add a listener; returns the function that takes it away again."""
+        listener = (changed, refused)
+        self._listening.append(listener)
+        return lambda: self._listening.remove(listener)
+
+    def changed(self) -> None:
+        for changed, _ in list(self._listening):
+            changed()
+
+    def refused(self, reason: str) -> None:
+        for _, refused in list(self._listening):
+            refused(reason)
 
 
 @dataclass(frozen=True)

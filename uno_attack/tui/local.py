@@ -23,7 +23,7 @@ from uno_attack.refusal import say
 from uno_attack.session import Session, resume_command
 from uno_attack.store import PlayerStats
 from uno_attack.store.background import Background, BackgroundJournal, write_in_background
-from uno_attack.tui.control import Scoreboard, ScoreLine
+from uno_attack.tui.control import Listeners, Scoreboard, ScoreLine
 from uno_attack.tui.hints import Hint, ask_hard_bot
 from uno_attack.tui.seen import Rules, Seen
 from uno_attack.wording import wins
@@ -46,9 +46,10 @@ class LocalTable:
     def __init__(self, session: Session, *, settings: FlowSettings | None = None) -> None:
         self.session = session
         self.animate = session.config.animate
+        self.listeners = Listeners()  # the screens listening
         self.flow = TableFlow(session, settings or local_settings(session),
                               on_change=self._changed, button_for=self._holds_keyboard,
-                              on_busy=self._tell)
+                              on_busy=self.listeners.changed)
         for player, kind in enumerate(session.kinds):
             if kind == "human":
                 self.flow.present(player, True)  # everyone is at this keyboard: never away
@@ -56,7 +57,6 @@ class LocalTable:
         self.viewer: int | None = None      # the seat whose hand the screen shows
         self._handoff: int | None = None    # the seat that must take the keyboard first
         self._round = -1
-        self._listeners: list[tuple[Callable[[], None], Callable[[str], None]]] = []
         self._save_failure: SaveFailure | None = None  # a failed save not yet answered
         self._notes: list[str] = []  # the journal's news, for the log after the change
         self.writes: Background | None = None  # the journal's and the store's writes, once run
@@ -91,19 +91,17 @@ class LocalTable:
     def take_keyboard(self) -> None:
         if self._handoff is not None:
             self.viewer, self._handoff = self._handoff, None
-            self._tell()
+            self.listeners.changed()
 
     # -- what the screen reads ----------------------------------------------------------
     def listen(self, changed: Callable[[], None],
                refused: Callable[[str], None]) -> Callable[[], None]:
-        listener = (changed, refused)
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+        return self.listeners.listen(changed, refused)
 
     def _changed(self, lines: list[str]) -> None:
         self._follow()
         self._write_notes()
-        self._tell()
+        self.listeners.changed()
 
     # -- saving ---------------------------------------------------------------------------
     def _saving(self, failure: SaveFailure | None) -> None:
@@ -118,7 +116,7 @@ class LocalTable:
             self.flow.hold(True)
         if self.writes is not None:  # told after the change that wrote it: show it now
             self._write_notes()
-            self._tell()
+            self.listeners.changed()
 
     def _write_notes(self) -> None:
         notes, self._notes = self._notes, []
@@ -143,11 +141,8 @@ class LocalTable:
         if failure is None:
             self.flow.hold(False)
         self._write_notes()
-        self._tell()
+        self.listeners.changed()
 
-    def _tell(self) -> None:
-        for changed, _ in list(self._listeners):
-            changed()
 
     def seen(self) -> Seen:
         flow = self.flow
@@ -191,8 +186,7 @@ class LocalTable:
                 refusal = (exc.refusal.plainly(names) if exc.refusal is not None
                            else say(exc.parts, names))
         if refusal is not None:
-            for _, refused in list(self._listeners):
-                refused(refusal)
+            self.listeners.refused(refusal)
 
     def check(self, action: Action) -> str | None:
         """The engine's reason against this action now, in the players' names and words."""
@@ -262,7 +256,7 @@ class LocalTable:
     async def run(self) -> None:
         if self.writes is None:  # the saves and the records, off the screen's loop
             self.writes = write_in_background(self.session, asyncio.get_running_loop(),
-                                              self.flow.note, self._tell)
+                                              self.flow.note, self.listeners.changed)
         await self.flow.run()
 
     def close(self) -> None:

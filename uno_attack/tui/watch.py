@@ -23,7 +23,7 @@ from uno_attack.replay import replay
 from uno_attack.store import PlayerStats
 from uno_attack.table import TableEvent
 from uno_attack.transcript import ActionStep, Transcript
-from uno_attack.tui.control import Scoreboard
+from uno_attack.tui.control import Listeners, Scoreboard
 from uno_attack.tui.seen import Rules, Seen
 
 #: Seconds a step stays on screen while it plays by itself: the speeds + and - go through
@@ -95,7 +95,7 @@ class ReplayTable:
         self.speed = 2  # an index of SPEEDS
         self._sleep = sleep
         self._wake = asyncio.Event()
-        self._listeners: list[tuple[Callable[[], None], Callable[[str], None]]] = []
+        self.listeners = Listeners()  # the screens listening
 
     @property
     def last(self) -> int:
@@ -111,21 +111,18 @@ class ReplayTable:
         self.position = max(0, min(position, self.last))
         if self.position == self.last:
             self.playing = False
-        self._tell()
+        self.listeners.changed()
 
     def toggle_playing(self) -> None:
         self.playing = not self.playing and self.position < self.last
         self._wake.set()
-        self._tell()
+        self.listeners.changed()
 
     def faster(self, steps: int) -> None:
         self.speed = max(0, min(self.speed + steps, len(SPEEDS) - 1))
         self._wake.set()
-        self._tell()
+        self.listeners.changed()
 
-    def _tell(self) -> None:
-        for changed, _ in list(self._listeners):
-            changed()
 
     async def run(self) -> None:
         """Step on by itself while playing, a step every ``SPEEDS[speed]`` seconds."""
@@ -141,9 +138,7 @@ class ReplayTable:
     # -- what the table screen reads ------------------------------------------------------
     def listen(self, changed: Callable[[], None],
                refused: Callable[[str], None]) -> Callable[[], None]:
-        listener = (changed, refused)
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+        return self.listeners.listen(changed, refused)
 
     def seen(self) -> Seen:
         """The step as a seat sees it: the seat to act (the winner, at the end), its hand
@@ -159,8 +154,7 @@ class ReplayTable:
                     watching="a replay")
 
     def act(self, move: Action | str, seat: int | None = None) -> None:
-        for _, refused in list(self._listeners):
-            refused("This is a replay: it can only be watched.")
+        self.listeners.refused("This is a replay: it can only be watched.")
 
     def check(self, action: Action) -> str | None:
         return None
