@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from uno_attack.actions import Verb
-from uno_attack.engine import Round
+from uno_attack.actions import Action, Verb
+from uno_attack.engine import Applied, Round
 from uno_attack.errors import IllegalActionError, TranscriptError
 from uno_attack.scoring import RoundResult
 from uno_attack.transcript import ActionStep, ExpectStep, RejectStep, Transcript
@@ -118,15 +118,22 @@ def check_expectations(game: Round, expect: Mapping[str, Any],
     return wrong
 
 
-def replay(transcript: Transcript) -> ReplayResult:
-    """Play a transcript's steps and stop at the first step that does not hold."""
+#: Told of each action as it is made: the action, the seat that was to act before it,
+#: what it did, and the round after it.
+OnAction = Callable[[Action, int | None, Applied, Round], None]
+
+
+def replay(transcript: Transcript, *, on_action: OnAction | None = None) -> ReplayResult:
+    """Play a transcript's steps and stop at the first step that does not hold;
+    ``on_action`` follows the actions (a screen that shows the round step by step)."""
     game = transcript.new_round()
     result = ReplayResult(transcript, game)
     fires = iter(transcript.fires)
     shuffle = transcript.reload_shuffler()
     for position, step in enumerate(transcript.steps, start=1):
         result.steps_run = position
-        failure = _run_step(transcript, game, step, position, fires, shuffle, result)
+        failure = _run_step(transcript, game, step, position, fires, shuffle, result,
+                            on_action)
         if failure is not None:
             result.failure = failure
             break
@@ -134,7 +141,8 @@ def replay(transcript: Transcript) -> ReplayResult:
 
 
 def _run_step(transcript: Transcript, game: Round, step: object, position: int, fires: Any,
-              shuffle: Any, result: ReplayResult) -> Failure | None:
+              shuffle: Any, result: ReplayResult,
+              on_action: OnAction | None = None) -> Failure | None:
     if isinstance(step, ActionStep):
         action = step.action
         reason = game.illegal_reason(action)
@@ -148,10 +156,13 @@ def _run_step(transcript: Transcript, game: Round, step: object, position: int, 
                                f"fires ran out: the transcript lists {result.presses} "
                                "and this press needs one more")
             result.presses += 1
+        to_act = game.to_act
         try:
-            game.apply(action, fired=fired, shuffle=shuffle)
+            applied = game.apply(action, fired=fired, shuffle=shuffle)
         except TranscriptError as exc:
             return Failure(position, step.text, str(exc))
+        if on_action is not None:
+            on_action(action, to_act, applied, game)
         return None
     if isinstance(step, RejectStep):
         if step.action is None:

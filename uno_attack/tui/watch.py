@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from uno_attack import views
 from uno_attack.actions import Action, Verb
-from uno_attack.engine import Round
+from uno_attack.engine import Applied, Round
 from uno_attack.errors import TranscriptError
 from uno_attack.journal import SaveFailure
 from uno_attack.replay import replay
 from uno_attack.store import PlayerStats
 from uno_attack.table import TableEvent
-from uno_attack.transcript import ActionStep, Transcript
+from uno_attack.transcript import Transcript
 from uno_attack.tui.control import Listeners, Scoreboard
 from uno_attack.tui.seen import Rules, Seen
 
@@ -52,27 +52,22 @@ def seat_names(transcript: Transcript) -> list[str]:
 
 def frames_of(transcript: Transcript, names: list[str]) -> list[Frame]:
     """Every step's round, from the deal; :class:`TranscriptError` if it does not replay."""
-    checked = replay(transcript)
-    if not checked.passed:
-        raise TranscriptError(f"it does not replay: {checked.failure}".splitlines()[0])
-    game = transcript.new_round()
-    fires = iter(transcript.fires)
-    shuffle = transcript.reload_shuffler()
-    log: tuple[str, ...] = (f"The deal: {game.rules.card_name(game.top)} starts",)
-    frames = [Frame(game.copy(), log)]
-    for step in transcript.steps:
-        if not isinstance(step, ActionStep):
-            continue
-        action = step.action
-        jumped_in = action.verb is Verb.PLAY and action.seat != game.to_act
-        took = action.verb in (Verb.PRESS, Verb.DRAW)
-        applied = game.apply(action, fired=next(fires) if action.verb is Verb.PRESS else 0,
-                             shuffle=shuffle)
-        log += (TableEvent(applied, game.rules, None, tuple(names), jumped_in).describe(),)
+    deal = transcript.new_round()
+    frames = [Frame(deal, (f"The deal: {deal.rules.card_name(deal.top)} starts",))]
+
+    def follow(action: Action, to_act: int | None, applied: Applied, game: Round) -> None:
+        jumped_in = action.verb is Verb.PLAY and action.seat != to_act
+        log = (*frames[-1].log,
+               TableEvent(applied, game.rules, None, tuple(names), jumped_in).describe())
         if game.winner is not None and game.over:
             log += (f"{names[game.winner]} went out: the round is over",)
+        took = action.verb in (Verb.PRESS, Verb.DRAW)
         frames.append(Frame(game.copy(), log, (action.seat, len(applied.gained))
                             if took else None))
+
+    checked = replay(transcript, on_action=follow)
+    if not checked.passed:
+        raise TranscriptError(f"it does not replay: {checked.failure}".splitlines()[0])
     return frames
 
 
